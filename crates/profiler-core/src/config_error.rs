@@ -1,0 +1,23 @@
+/// A [`SamplerConfig`](crate::SamplerConfig) or budget the sampler cannot work with.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    /// The capacity is zero or absurdly large.
+    #[error(
+        "capacity {capacity} is out of range: keep between 1 and 1000000 draw samples (the default, 120, is two seconds at 60 Hz)"
+    )]
+    Capacity {
+        /// The refused capacity.
+        capacity: usize,
+    },
+    /// A frame budget of zero would make every frame a drop.
+    #[error(
+        "a frame budget of zero makes every frame a drop: pin a positive budget (e.g. 1/60 s) or leave it unset to follow the display"
+    )]
+    ZeroBudget,
+    /// FPS cannot be computed over an empty window.
+    #[error("the present window must be positive (the default is 1 s)")]
+    ZeroPresentWindow,
+    /// Every frame would be rejected as implausible.
+    #[error("max_draw_duration must be positive (the default is 5 s)")]
+    ZeroMaxDrawDuration,
+}

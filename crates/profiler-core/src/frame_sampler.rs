@@ -1,0 +1,325 @@
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::gpu_pass_table::GpuPassTable;
+use crate::sample_ring::SampleRing;
+use crate::{
+    Bound, Clock, ConfigError, FrameBudget, FrameOrigin, FrameRecord, FrameVerdict, GpuBusySource,
+    RejectedEvents, SamplerConfig, Snapshot,
+};
+
+/// Presents kept for FPS; at 1 s of window this covers up to 1024 Hz, and a faster loop still
+/// reads right because FPS is computed over the presents that are kept.
+const PRESENT_CAPACITY: usize = 1024;
+
+/// The window over which GPU time per second is summed for the busy share.
+const GPU_BUSY_WINDOW: Duration = Duration::from_secs(1);
+
+/// Turns frame events into the HUD's readouts.
+///
+/// Feed it one [`FrameRecord`] per frame with [`FrameSampler::record_frame`] (about 20 ns, no
+/// allocation), GPU results with [`FrameSampler::record_gpu_frame`], and read a [`Snapshot`]
+/// whenever the display refreshes (every 500 ms in the HUD; O(capacity)).
+///
+/// The sampler starts empty and discards its first [`SamplerConfig::warmup_frames`] frames, so a
+/// freshly opened window reads healthy. Frames the HUD's own tick caused
+/// ([`FrameOrigin::SelfInduced`]) and impossible events never enter a readout; both are counted.
+pub struct FrameSampler {
+    config: SamplerConfig,
+    budget: FrameBudget,
+    clock: Arc<dyn Clock>,
+    draws: SampleRing<DrawSample>,
+    draw_sum_nanos: u64,
+    invalidation_sum: u64,
+    overlay_sum_nanos: u64,
+    presents: SampleRing<u64>,
+    last_present: Option<Duration>,
+    gpu_frames: SampleRing<GpuFrameSample>,
+    gpu_sum_nanos: u64,
+    gpu_passes: GpuPassTable,
+    warmup_left: u32,
+    self_induced: u64,
+    rejected: RejectedEvents,
+    scratch_nanos: Vec<u64>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct DrawSample {
+    draw_nanos: u64,
+    overlay_nanos: u64,
+    invalidations: u32,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct GpuFrameSample {
+    arrived_nanos: u64,
+    total_nanos: u64,
+}
+
+impl FrameSampler {
+    /// A sampler that reads time from `clock`. Allocates its rings once, here.
+    ///
+    /// # Errors
+    /// A [`ConfigError`] when [`SamplerConfig::validate`] refuses the configuration.
+    pub fn new(config: SamplerConfig, clock: Arc<dyn Clock>) -> Result<Self, ConfigError> {
+        config.validate()?;
+        let budget = FrameBudget::new(config.frame_budget)?;
+        let capacity = config.capacity;
+        Ok(Self {
+            warmup_left: config.warmup_frames,
+            config,
+            budget,
+            clock,
+            draws: SampleRing::with_capacity(capacity),
+            draw_sum_nanos: 0,
+            invalidation_sum: 0,
+            overlay_sum_nanos: 0,
+            presents: SampleRing::with_capacity(PRESENT_CAPACITY),
+            last_present: None,
+            gpu_frames: SampleRing::with_capacity(capacity),
+            gpu_sum_nanos: 0,
+            gpu_passes: GpuPassTable::new(capacity),
+            self_induced: 0,
+            rejected: RejectedEvents::default(),
+            scratch_nanos: Vec::with_capacity(capacity),
+        })
+    }
+
+    /// The configuration this sampler was built with.
+    pub fn config(&self) -> &SamplerConfig {
+        &self.config
+    }
+
+    /// The clock every timestamp must come from.
+    pub fn clock(&self) -> &Arc<dyn Clock> {
+        &self.clock
+    }
+
+    /// The current time on the sampler's clock.
+    pub fn now(&self) -> Duration {
+        self.clock.now()
+    }
+
+    /// The budget in effect.
+    pub fn budget(&self) -> FrameBudget {
+        self.budget
+    }
+
+    /// Tells the sampler the display's refresh rate (`None` when unknown): it clamps MAX FPS and,
+    /// unless a budget is pinned, sets the budget to one refresh period.
+    pub fn set_refresh_hz(&mut self, refresh_hz: Option<f64>) {
+        self.budget.set_refresh_hz(refresh_hz);
+    }
+
+    /// Pins a frame budget, or un-pins it with `None`.
+    ///
+    /// # Errors
+    /// [`ConfigError::ZeroBudget`] for a zero budget; the previous budget stays.
+    pub fn set_frame_budget(&mut self, budget: Option<Duration>) -> Result<(), ConfigError> {
+        let mut next = FrameBudget::new(budget)?;
+        next.set_refresh_hz(self.budget.refresh_hz());
+        self.budget = next;
+        self.config.frame_budget = budget;
+        Ok(())
+    }
+
+    /// Records one frame. Cost: a few comparisons and three ring writes; never allocates.
+    pub fn record_frame(&mut self, frame: FrameRecord) -> FrameVerdict {
+        let Some(raw_draw) = frame.draw_end.checked_sub(frame.draw_start) else {
+            self.rejected.draw_end_before_start += 1;
+            return FrameVerdict::Rejected;
+        };
+        if raw_draw.is_zero() {
+            self.rejected.zero_length_draws += 1;
+            return FrameVerdict::Rejected;
+        }
+        if raw_draw > self.config.max_draw_duration {
+            self.rejected.implausibly_long_draws += 1;
+            return FrameVerdict::Rejected;
+        }
+        let present = match (frame.present, self.last_present) {
+            (Some(at), Some(last)) if at < last => {
+                // The draw is still real; only the hand-off time is impossible.
+                self.rejected.presents_back_in_time += 1;
+                None
+            }
+            (present, _) => present,
+        };
+        if let Some(at) = present {
+            self.last_present = Some(at);
+        }
+        if self.warmup_left > 0 {
+            self.warmup_left -= 1;
+            return FrameVerdict::WarmUp;
+        }
+        if frame.origin == FrameOrigin::SelfInduced {
+            self.self_induced += 1;
+            return FrameVerdict::SelfInduced;
+        }
+
+        let overlay = frame.overlay_cost.min(raw_draw);
+        let sample = DrawSample {
+            draw_nanos: nanos(raw_draw.saturating_sub(overlay)),
+            overlay_nanos: nanos(overlay),
+            invalidations: frame.invalidations,
+        };
+        if let Some(evicted) = self.draws.push(sample) {
+            self.draw_sum_nanos -= evicted.draw_nanos;
+            self.overlay_sum_nanos -= evicted.overlay_nanos;
+            self.invalidation_sum -= u64::from(evicted.invalidations);
+        }
+        self.draw_sum_nanos += sample.draw_nanos;
+        self.overlay_sum_nanos += sample.overlay_nanos;
+        self.invalidation_sum += u64::from(sample.invalidations);
+        if let Some(at) = present {
+            self.presents.push(nanos(at));
+        }
+        FrameVerdict::Counted
+    }
+
+    /// Records one frame's GPU results (labelled pass durations), arriving at `arrived_at`
+    /// (results come back a few frames late). The frame's GPU time is the sum of its passes.
+    /// A label seen for the first time allocates its slot; nothing else allocates.
+    pub fn record_gpu_frame<'a>(
+        &mut self,
+        arrived_at: Duration,
+        passes: impl IntoIterator<Item = (&'a str, Duration)>,
+    ) {
+        let mut total = Duration::ZERO;
+        for (label, duration) in passes {
+            total = total.saturating_add(duration);
+            self.gpu_passes.record(label, duration);
+        }
+        let sample = GpuFrameSample {
+            arrived_nanos: nanos(arrived_at),
+            total_nanos: nanos(total),
+        };
+        if let Some(evicted) = self.gpu_frames.push(sample) {
+            self.gpu_sum_nanos -= evicted.total_nanos;
+        }
+        self.gpu_sum_nanos += sample.total_nanos;
+    }
+
+    /// GPU results dropped because their label did not fit the per-pass table (8 labels).
+    pub fn untracked_gpu_passes(&self) -> u64 {
+        self.gpu_passes.untracked()
+    }
+
+    /// Forgets everything and starts a new warm-up, as if just created.
+    pub fn reset(&mut self) {
+        self.draws.clear();
+        self.draw_sum_nanos = 0;
+        self.invalidation_sum = 0;
+        self.overlay_sum_nanos = 0;
+        self.presents.clear();
+        self.last_present = None;
+        self.gpu_frames.clear();
+        self.gpu_sum_nanos = 0;
+        self.gpu_passes.clear();
+        self.warmup_left = self.config.warmup_frames;
+        self.self_induced = 0;
+        self.rejected = RejectedEvents::default();
+    }
+
+    /// The readouts now. Cost: O(capacity) (a selection for P95, a scan for DROP); allocates
+    /// only the per-pass GPU list.
+    pub fn snapshot(&mut self) -> Snapshot {
+        let now = self.clock.now();
+        let mut snapshot = Snapshot::empty(self.budget);
+        snapshot.samples = self.draws.len();
+        snapshot.self_induced_frames = self.self_induced;
+        snapshot.warmup_frames_left = self.warmup_left;
+        snapshot.rejected = self.rejected;
+
+        if let Ok(count) = u64::try_from(self.draws.len())
+            && count > 0
+        {
+            let frame = Duration::from_nanos(self.draw_sum_nanos / count);
+            snapshot.frame = Some(frame);
+            snapshot.overlay_cost = Some(Duration::from_nanos(self.overlay_sum_nanos / count));
+            snapshot.inv = Some(self.invalidation_sum as f64 / count as f64);
+            snapshot.p95 = Some(Duration::from_nanos(self.p95_nanos()));
+            let budget_nanos = nanos(self.budget.duration());
+            let dropped = self
+                .draws
+                .iter()
+                .filter(|s| s.draw_nanos > budget_nanos)
+                .count();
+            snapshot.drop = Some(dropped as f64 / count as f64);
+            let unclamped = 1.0 / frame.as_secs_f64();
+            snapshot.max_fps = Some(match self.budget.refresh_hz() {
+                Some(hz) => unclamped.min(hz),
+                None => unclamped,
+            });
+        }
+
+        let window_start = nanos(now.saturating_sub(self.config.present_window));
+        let mut recent = self.presents.iter().filter(|&t| t >= window_start);
+        if let Some(first) = recent.next() {
+            let (count, last) = recent.fold((1_u64, first), |(n, _), t| (n + 1, t));
+            if count >= 2 && last > first {
+                let span_secs = Duration::from_nanos(last - first).as_secs_f64();
+                let intervals = (count - 1) as f64;
+                snapshot.fps = Some(intervals / span_secs);
+                snapshot.interval = Duration::try_from_secs_f64(span_secs / intervals).ok();
+            }
+        }
+
+        if let Ok(count) = u64::try_from(self.gpu_frames.len())
+            && count > 0
+        {
+            let gpu_frame = Duration::from_nanos(self.gpu_sum_nanos / count);
+            snapshot.gpu_frame = Some(gpu_frame);
+            let busy_start = nanos(now.saturating_sub(GPU_BUSY_WINDOW));
+            let busy_nanos: u64 = self
+                .gpu_frames
+                .iter()
+                .filter(|s| s.arrived_nanos >= busy_start)
+                .map(|s| s.total_nanos)
+                .sum();
+            snapshot.gpu_busy_percent =
+                Some(100.0 * busy_nanos as f64 / GPU_BUSY_WINDOW.as_nanos() as f64);
+            snapshot.gpu_busy_source = Some(GpuBusySource::Timestamps);
+            self.gpu_passes.readings(&mut snapshot.gpu_passes);
+            snapshot.bound = snapshot.frame.map(|frame| {
+                if gpu_frame > frame {
+                    Bound::Gpu
+                } else {
+                    Bound::Cpu
+                }
+            });
+        }
+        snapshot
+    }
+
+    /// Nearest-rank 95th percentile: the ⌈0.95·n⌉-th smallest sample.
+    fn p95_nanos(&mut self) -> u64 {
+        self.scratch_nanos.clear();
+        self.scratch_nanos
+            .extend(self.draws.iter().map(|s| s.draw_nanos));
+        let n = self.scratch_nanos.len();
+        if n == 0 {
+            return 0;
+        }
+        let rank = (n * 95).div_ceil(100);
+        let index = rank.clamp(1, n) - 1;
+        *self.scratch_nanos.select_nth_unstable(index).1
+    }
+}
+
+impl std::fmt::Debug for FrameSampler {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FrameSampler")
+            .field("config", &self.config)
+            .field("budget", &self.budget)
+            .field("samples", &self.draws.len())
+            .field("warmup_left", &self.warmup_left)
+            .field("rejected", &self.rejected)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Durations here are well below 584 years, so saturating is only a guard.
+fn nanos(duration: Duration) -> u64 {
+    u64::try_from(duration.as_nanos()).unwrap_or(u64::MAX)
+}

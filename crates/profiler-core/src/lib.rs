@@ -1,0 +1,75 @@
+//! Frame sampling, frame-time statistics and process probes for an in-window performance HUD.
+//!
+//! Start with [`FrameSampler`]: feed it one [`FrameRecord`] per frame and read a [`Snapshot`]
+//! of the readouts (FRAME, P95, DROP, INV, FPS, INTERVAL, MAX FPS) whenever the display
+//! refreshes. [`ResourceMonitor`] samples this process's CPU and memory on a background thread.
+//! No egui, no wgpu: this crate is the numbers, `egui-hud` draws them.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use std::time::Duration;
+//! use profiler_core::{FrameRecord, FrameSampler, ManualClock, SamplerConfig};
+//!
+//! let clock = ManualClock::new();
+//! let config = SamplerConfig { warmup_frames: 0, ..SamplerConfig::default() };
+//! let mut sampler = FrameSampler::new(config, Arc::new(clock.clone()))?;
+//! for _ in 0..10 {
+//!     let draw_start = profiler_core::Clock::now(&clock);
+//!     clock.advance(Duration::from_millis(4));
+//!     let draw_end = profiler_core::Clock::now(&clock);
+//!     sampler.record_frame(FrameRecord {
+//!         draw_start,
+//!         draw_end,
+//!         present: Some(draw_end),
+//!         ..FrameRecord::default()
+//!     });
+//!     clock.advance(Duration::from_millis(12)); // idle until the next frame
+//! }
+//! let snapshot = sampler.snapshot();
+//! assert_eq!(snapshot.frame, Some(Duration::from_millis(4)));
+//! assert_eq!(snapshot.p95, Some(Duration::from_millis(4)));
+//! assert_eq!(snapshot.drop, Some(0.0));
+//! # Ok::<(), profiler_core::ConfigError>(())
+//! ```
+
+mod bound;
+mod clock;
+mod config_error;
+mod frame_budget;
+mod frame_record;
+mod frame_sampler;
+mod frame_verdict;
+mod gpu_pass_reading;
+mod gpu_pass_table;
+mod grade;
+mod manual_clock;
+mod memory_counter;
+mod monotonic_clock;
+mod process_probe;
+mod rejected_events;
+mod resource_monitor;
+mod resource_monitor_config;
+mod resource_reading;
+mod sample_ring;
+mod sampler_config;
+mod snapshot;
+
+pub use crate::bound::Bound;
+pub use crate::clock::Clock;
+pub use crate::config_error::ConfigError;
+pub use crate::frame_budget::FrameBudget;
+pub use crate::frame_record::{FrameOrigin, FrameRecord};
+pub use crate::frame_sampler::FrameSampler;
+pub use crate::frame_verdict::FrameVerdict;
+pub use crate::gpu_pass_reading::GpuPassReading;
+pub use crate::grade::Grade;
+pub use crate::manual_clock::ManualClock;
+pub use crate::memory_counter::MemoryCounter;
+pub use crate::monotonic_clock::MonotonicClock;
+pub use crate::process_probe::ProcessProbe;
+pub use crate::rejected_events::RejectedEvents;
+pub use crate::resource_monitor::ResourceMonitor;
+pub use crate::resource_monitor_config::ResourceMonitorConfig;
+pub use crate::resource_reading::ResourceReading;
+pub use crate::sampler_config::SamplerConfig;
+pub use crate::snapshot::{GpuBusySource, Snapshot};

@@ -1,0 +1,22 @@
+/// Counts of events the sampler dropped because they could not be real. Each counter only grows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct RejectedEvents {
+    /// A frame whose draw ended before it started.
+    pub draw_end_before_start: u64,
+    /// A frame whose draw took no time at all (a clock that did not move, or a replay bug).
+    pub zero_length_draws: u64,
+    /// A draw longer than [`SamplerConfig::max_draw_duration`](crate::SamplerConfig::max_draw_duration).
+    pub implausibly_long_draws: u64,
+    /// A present earlier than the previous one.
+    pub presents_back_in_time: u64,
+}
+
+impl RejectedEvents {
+    /// All rejections together.
+    pub fn total(&self) -> u64 {
+        self.draw_end_before_start
+            + self.zero_length_draws
+            + self.implausibly_long_draws
+            + self.presents_back_in_time
+    }
+}

@@ -1,0 +1,175 @@
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::time::Duration;
+
+use parking_lot::{Condvar, Mutex};
+
+use crate::process_probe::ProcessProbe;
+use crate::{Clock, MemoryCounter, MonotonicClock, ResourceMonitorConfig, ResourceReading};
+
+/// This process's CPU, memory and GPU use, sampled on a named background thread
+/// (`egui-hud-resources`) so the UI thread never pays for a probe.
+///
+/// The thread starts on the first [`ResourceMonitor::request`] and stops by itself once nobody
+/// has asked for [`ResourceMonitorConfig::idle_timeout`] (1 s): a hidden HUD costs nothing. The
+/// next request starts it again with a fresh average. Clones share one thread.
+///
+/// On wasm32 there is no thread and no process counter: every reading is empty.
+#[derive(Clone)]
+pub struct ResourceMonitor {
+    shared: Arc<Shared>,
+}
+
+struct Shared {
+    config: ResourceMonitorConfig,
+    clock: MonotonicClock,
+    state: Mutex<State>,
+    wake: Condvar,
+}
+
+#[derive(Default)]
+struct State {
+    running: bool,
+    last_request: Duration,
+    reading: ResourceReading,
+    spawn_failure_logged: bool,
+}
+
+#[derive(Clone, Copy)]
+struct Sample {
+    at: Duration,
+    cpu_time: Option<Duration>,
+    memory: Option<(u64, MemoryCounter)>,
+    gpu_busy_percent: Option<f64>,
+}
+
+impl ResourceMonitor {
+    /// A monitor; no thread runs until the first request. An invalid config is replaced by the
+    /// default (and logged), since a HUD must keep working.
+    pub fn new(config: ResourceMonitorConfig) -> Self {
+        let config = match config.validate() {
+            Ok(()) => config,
+            Err(reason) => {
+                log::warn!("egui-hud: invalid ResourceMonitorConfig ({reason}); using defaults");
+                ResourceMonitorConfig::default()
+            }
+        };
+        Self {
+            shared: Arc::new(Shared {
+                config,
+                clock: MonotonicClock::new(),
+                state: Mutex::new(State::default()),
+                wake: Condvar::new(),
+            }),
+        }
+    }
+
+    /// The latest averaged reading; starts the sampling thread if it is not running.
+    /// Cost on the caller's thread: one uncontended lock (well under a microsecond).
+    pub fn request(&self) -> ResourceReading {
+        let now = self.shared.clock.now();
+        let mut state = self.shared.state.lock();
+        state.last_request = now;
+        if !state.running && cfg!(not(target_arch = "wasm32")) {
+            let shared = Arc::clone(&self.shared);
+            let spawned = std::thread::Builder::new()
+                .name("egui-hud-resources".to_owned())
+                .spawn(move || sample_until_idle(&shared));
+            match spawned {
+                Ok(_) => state.running = true,
+                Err(error) if !state.spawn_failure_logged => {
+                    state.spawn_failure_logged = true;
+                    log::warn!(
+                        "egui-hud: cannot start the resource thread ({error}); CPU and MEM rows hidden"
+                    );
+                }
+                Err(_) => {}
+            }
+        }
+        state.reading
+    }
+
+    /// Whether the sampling thread is running now.
+    pub fn is_running(&self) -> bool {
+        self.shared.state.lock().running
+    }
+}
+
+impl Default for ResourceMonitor {
+    fn default() -> Self {
+        Self::new(ResourceMonitorConfig::default())
+    }
+}
+
+impl std::fmt::Debug for ResourceMonitor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceMonitor")
+            .field("config", &self.shared.config)
+            .field("running", &self.is_running())
+            .finish()
+    }
+}
+
+fn sample_until_idle(shared: &Shared) {
+    let config = shared.config;
+    let mut probe = ProcessProbe::new();
+    let window_len = usize::try_from(
+        config.average_window.as_nanos() / config.sample_interval.as_nanos().max(1),
+    )
+    .unwrap_or(16)
+        + 2;
+    let mut window: VecDeque<Sample> = VecDeque::with_capacity(window_len);
+    loop {
+        let at = shared.clock.now();
+        let gpu_reading: Option<(f64, &'static str)> = None;
+        window.push_back(Sample {
+            at,
+            cpu_time: probe.cpu_time(),
+            memory: probe.memory(),
+            gpu_busy_percent: gpu_reading.map(|r| r.0),
+        });
+        while window
+            .front()
+            .is_some_and(|s| at.saturating_sub(s.at) > config.average_window)
+        {
+            window.pop_front();
+        }
+        let mut reading = average(&window);
+        reading.gpu_source = gpu_reading.map(|r| r.1);
+
+        let mut state = shared.state.lock();
+        state.reading = reading;
+        if at.saturating_sub(state.last_request) > config.idle_timeout {
+            state.running = false;
+            state.reading = ResourceReading::default();
+            return;
+        }
+        shared.wake.wait_for(&mut state, config.sample_interval);
+    }
+}
+
+/// CPU % from the oldest and newest CPU times in the window; memory and GPU as plain means.
+fn average(window: &VecDeque<Sample>) -> ResourceReading {
+    let mut reading = ResourceReading::default();
+    let cpu_samples = || window.iter().filter_map(|s| s.cpu_time.map(|t| (s.at, t)));
+    if let (Some((t0, c0)), Some((t1, c1))) = (cpu_samples().next(), cpu_samples().next_back())
+        && t1 > t0
+    {
+        reading.cpu_percent =
+            Some(100.0 * c1.saturating_sub(c0).as_secs_f64() / t1.saturating_sub(t0).as_secs_f64());
+    }
+    let (mut memory_sum, mut memory_count) = (0_u128, 0_u128);
+    for (bytes, counter) in window.iter().filter_map(|s| s.memory) {
+        memory_sum += u128::from(bytes);
+        memory_count += 1;
+        reading.memory_counter = Some(counter);
+    }
+    reading.memory_bytes = memory_sum
+        .checked_div(memory_count)
+        .and_then(|mean| u64::try_from(mean).ok());
+    let gpu: Vec<f64> = window.iter().filter_map(|s| s.gpu_busy_percent).collect();
+    if !gpu.is_empty() {
+        reading.gpu_busy_percent = Some(gpu.iter().sum::<f64>() / gpu.len() as f64);
+    }
+    reading
+}

@@ -1,0 +1,57 @@
+/// A fixed-capacity ring of the newest samples. Allocates once, at construction; pushing
+/// overwrites the oldest sample and hands it back so running sums can be kept exact.
+#[derive(Clone, Debug)]
+pub(crate) struct SampleRing<T> {
+    slots: Vec<T>,
+    capacity: usize,
+    /// Index of the oldest sample.
+    head: usize,
+}
+
+impl<T: Copy> SampleRing<T> {
+    pub(crate) fn with_capacity(capacity: usize) -> Self {
+        Self {
+            slots: Vec::with_capacity(capacity),
+            capacity,
+            head: 0,
+        }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Appends `value`; returns the sample it evicted when the ring was full.
+    pub(crate) fn push(&mut self, value: T) -> Option<T> {
+        if self.capacity == 0 {
+            return Some(value);
+        }
+        if self.slots.len() < self.capacity {
+            self.slots.push(value);
+            return None;
+        }
+        let evicted = std::mem::replace(&mut self.slots[self.head], value);
+        self.head = (self.head + 1) % self.capacity;
+        Some(evicted)
+    }
+
+    /// The newest sample.
+    pub(crate) fn back(&self) -> Option<T> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let newest = (self.head + self.slots.len() - 1) % self.slots.len();
+        self.slots.get(newest).copied()
+    }
+
+    /// Oldest to newest.
+    pub(crate) fn iter(&self) -> impl DoubleEndedIterator<Item = T> + '_ {
+        let (newer, older) = self.slots.split_at(self.head.min(self.slots.len()));
+        older.iter().chain(newer.iter()).copied()
+    }
+
+    pub(crate) fn clear(&mut self) {
+        self.slots.clear();
+        self.head = 0;
+    }
+}

@@ -1,0 +1,123 @@
+use std::time::Duration;
+
+use crate::{Bound, FrameBudget, GpuPassReading, Grade, MemoryCounter, RejectedEvents};
+
+/// The readouts at one moment: what the HUD shows until its next tick.
+///
+/// Every readout is an `Option` and is `None` when there is not enough data, never a made-up
+/// number. The definitions are in `docs/readouts.md`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Snapshot {
+    /// `1 / FRAME`, clamped to the display refresh rate when it is known.
+    pub max_fps: Option<f64>,
+    /// Presents per second over the last second: `(n − 1) / (last − first)`, needs two presents.
+    pub fps: Option<f64>,
+    /// Mean interval between those presents (`1 / FPS`).
+    pub interval: Option<Duration>,
+    /// Mean draw time over the retained samples, without the HUD's own drawing.
+    pub frame: Option<Duration>,
+    /// Nearest-rank 95th percentile of the retained draw times: always one of the samples.
+    pub p95: Option<Duration>,
+    /// Fraction (0..=1) of retained draws strictly longer than the budget.
+    pub drop: Option<f64>,
+    /// Mean repaint requests coalesced into one retained frame.
+    pub inv: Option<f64>,
+    /// The frame budget in effect (pinned, else one refresh period, else 1/60 s).
+    pub budget: Duration,
+    /// The display refresh rate, when the platform told us.
+    pub refresh_hz: Option<f64>,
+    /// Retained draw samples behind FRAME, P95, DROP and INV.
+    pub samples: usize,
+    /// This process's CPU use, averaged over the last 3 s; 100 = one full core.
+    pub cpu_percent: Option<f64>,
+    /// Memory attributable to this process, averaged over the last 3 s.
+    pub memory_bytes: Option<u64>,
+    /// Which counter [`Snapshot::memory_bytes`] comes from.
+    pub memory_counter: Option<MemoryCounter>,
+    /// Mean GPU time per frame over the retained GPU results (timestamp queries).
+    pub gpu_frame: Option<Duration>,
+    /// GPU busy share in percent: GPU time per second from timestamps, else the process's GPU
+    /// use from a platform counter.
+    pub gpu_busy_percent: Option<f64>,
+    /// Where [`Snapshot::gpu_busy_percent`] comes from.
+    pub gpu_busy_source: Option<GpuBusySource>,
+    /// One entry per labelled GPU pass, in the order the labels were first seen.
+    pub gpu_passes: Vec<GpuPassReading>,
+    /// CPU- or GPU-bound, when both FRAME and the GPU time per frame are known.
+    pub bound: Option<Bound>,
+    /// Mean time the HUD spent drawing itself per frame (already left out of FRAME).
+    pub overlay_cost: Option<Duration>,
+    /// Frames that only the HUD's tick caused, excluded from every readout, since mount.
+    pub self_induced_frames: u64,
+    /// Frames still to be discarded as warm-up.
+    pub warmup_frames_left: u32,
+    /// Events dropped as impossible, since mount.
+    pub rejected: RejectedEvents,
+}
+
+/// The source of a GPU busy share.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GpuBusySource {
+    /// Sum of this app's timed GPU passes per second of wall time.
+    Timestamps,
+    /// A platform counter of this process's GPU use, named (e.g. `"DRM fdinfo"`, `"NVML"`).
+    ProcessCounter(&'static str),
+}
+
+impl Snapshot {
+    /// A snapshot with no readings, for a budget.
+    pub fn empty(budget: FrameBudget) -> Self {
+        Self {
+            max_fps: None,
+            fps: None,
+            interval: None,
+            frame: None,
+            p95: None,
+            drop: None,
+            inv: None,
+            budget: budget.duration(),
+            refresh_hz: budget.refresh_hz(),
+            samples: 0,
+            cpu_percent: None,
+            memory_bytes: None,
+            memory_counter: None,
+            gpu_frame: None,
+            gpu_busy_percent: None,
+            gpu_busy_source: None,
+            gpu_passes: Vec::new(),
+            bound: None,
+            overlay_cost: None,
+            self_induced_frames: 0,
+            warmup_frames_left: 0,
+            rejected: RejectedEvents::default(),
+        }
+    }
+
+    /// FRAME's grade against the budget.
+    pub fn frame_grade(&self) -> Option<Grade> {
+        self.frame.map(|d| Grade::of_duration(d, self.budget))
+    }
+
+    /// P95's grade against the budget.
+    pub fn p95_grade(&self) -> Option<Grade> {
+        self.p95.map(|d| Grade::of_duration(d, self.budget))
+    }
+
+    /// DROP's grade (see [`Grade::of_drop_fraction`]).
+    pub fn drop_grade(&self) -> Option<Grade> {
+        self.drop.map(Grade::of_drop_fraction)
+    }
+
+    /// Fills the process rows from a resource reading.
+    pub fn apply_resources(&mut self, reading: &crate::ResourceReading) {
+        self.cpu_percent = reading.cpu_percent;
+        self.memory_bytes = reading.memory_bytes;
+        self.memory_counter = reading.memory_counter;
+        if self.gpu_busy_percent.is_none()
+            && let Some(gpu) = reading.gpu_busy_percent
+        {
+            self.gpu_busy_percent = Some(gpu);
+            self.gpu_busy_source = reading.gpu_source.map(GpuBusySource::ProcessCounter);
+        }
+    }
+}

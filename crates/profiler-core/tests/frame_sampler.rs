@@ -1,0 +1,489 @@
+//! The readout definitions, checked on hand-computed sequences with a manual clock.
+#![expect(clippy::expect_used, reason = "test helpers fail loudly")]
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use profiler_core::{
+    Bound, Clock as _, ConfigError, FrameBudget, FrameOrigin, FrameRecord, FrameSampler,
+    FrameVerdict, GpuBusySource, Grade, ManualClock, SamplerConfig,
+};
+
+fn ms(v: u64) -> Duration {
+    Duration::from_millis(v)
+}
+
+/// A sampler without warm-up on a manual clock, so every frame fed counts.
+fn sampler(config: SamplerConfig) -> (FrameSampler, ManualClock) {
+    let clock = ManualClock::new();
+    let sampler = FrameSampler::new(config, Arc::new(clock.clone())).expect("valid config");
+    (sampler, clock)
+}
+
+fn no_warmup() -> SamplerConfig {
+    SamplerConfig {
+        warmup_frames: 0,
+        ..SamplerConfig::default()
+    }
+}
+
+/// Draws for `draw`, presents at the end, then idles until `period` has passed.
+fn frame(
+    sampler: &mut FrameSampler,
+    clock: &ManualClock,
+    draw: Duration,
+    period: Duration,
+) -> FrameVerdict {
+    frame_with(sampler, clock, draw, period, FrameOrigin::App, 1)
+}
+
+fn frame_with(
+    sampler: &mut FrameSampler,
+    clock: &ManualClock,
+    draw: Duration,
+    period: Duration,
+    origin: FrameOrigin,
+    invalidations: u32,
+) -> FrameVerdict {
+    let draw_start = clock.now();
+    clock.advance(draw);
+    let draw_end = clock.now();
+    let verdict = sampler.record_frame(FrameRecord {
+        draw_start,
+        draw_end,
+        present: Some(draw_end),
+        invalidations,
+        origin,
+        overlay_cost: Duration::ZERO,
+    });
+    clock.advance(period.saturating_sub(draw));
+    verdict
+}
+
+#[test]
+fn p95_of_1_to_100_ms_is_95_ms() {
+    let (mut s, clock) = sampler(SamplerConfig {
+        capacity: 100,
+        ..no_warmup()
+    });
+    // Shuffled order: the percentile must not depend on arrival order.
+    for i in (1..=100).rev() {
+        frame(&mut s, &clock, ms(i), ms(i));
+    }
+    let snap = s.snapshot();
+    assert_eq!(snap.samples, 100);
+    assert_eq!(snap.p95, Some(ms(95)));
+    assert_eq!(
+        snap.frame,
+        Some(Duration::from_micros(50_500)),
+        "mean of 1..=100 ms"
+    );
+}
+
+#[test]
+fn p95_is_nearest_rank_not_interpolated() {
+    let (mut s, clock) = sampler(no_warmup());
+    // 10 samples: rank ceil(9.5) = 10, the maximum; an interpolation would give 9.55 ms.
+    for i in 1..=10 {
+        frame(&mut s, &clock, ms(i), ms(20));
+    }
+    assert_eq!(s.snapshot().p95, Some(ms(10)));
+    // 21 samples: rank ceil(19.95) = 20.
+    let (mut s, clock) = sampler(no_warmup());
+    for i in 1..=21 {
+        frame(&mut s, &clock, ms(i), ms(30));
+    }
+    assert_eq!(s.snapshot().p95, Some(ms(20)));
+}
+
+#[test]
+fn drop_counts_only_draws_strictly_over_budget() {
+    let budget = ms(10);
+    let (mut s, clock) = sampler(SamplerConfig {
+        frame_budget: Some(budget),
+        ..no_warmup()
+    });
+    for _ in 0..6 {
+        frame(&mut s, &clock, budget, ms(16));
+    }
+    assert_eq!(
+        s.snapshot().drop,
+        Some(0.0),
+        "equal to the budget is not a drop"
+    );
+    for _ in 0..2 {
+        frame(&mut s, &clock, budget + Duration::from_nanos(1), ms(16));
+    }
+    assert_eq!(s.snapshot().drop, Some(0.25));
+}
+
+#[test]
+fn frame_is_the_mean_over_the_retained_window_only() {
+    let (mut s, clock) = sampler(SamplerConfig {
+        capacity: 4,
+        ..no_warmup()
+    });
+    for d in [100, 100, 1, 2, 3, 4] {
+        frame(&mut s, &clock, ms(d), ms(200));
+    }
+    let snap = s.snapshot();
+    assert_eq!(snap.samples, 4);
+    assert_eq!(
+        snap.frame,
+        Some(Duration::from_micros(2_500)),
+        "the two 100 ms frames were evicted"
+    );
+}
+
+#[test]
+fn inv_is_mean_invalidations_per_retained_frame() {
+    let (mut s, clock) = sampler(no_warmup());
+    for inv in [1, 3, 0, 4] {
+        frame_with(&mut s, &clock, ms(2), ms(16), FrameOrigin::App, inv);
+    }
+    assert_eq!(s.snapshot().inv, Some(2.0));
+}
+
+#[test]
+fn fps_and_interval_come_from_presents_in_the_last_second() {
+    let (mut s, clock) = sampler(no_warmup());
+    // 11 presents 20 ms apart: 10 intervals over 200 ms = 50 FPS.
+    for _ in 0..11 {
+        frame(&mut s, &clock, ms(2), ms(20));
+    }
+    let snap = s.snapshot();
+    let fps = snap.fps.expect("11 presents");
+    assert!((fps - 50.0).abs() < 1e-9, "fps {fps}");
+    assert_eq!(snap.interval, Some(ms(20)));
+
+    // A second later every present is older than the window: no FPS rather than a stale one.
+    clock.advance(Duration::from_secs(1));
+    let snap = s.snapshot();
+    assert_eq!(snap.fps, None);
+    assert_eq!(snap.interval, None);
+    assert_eq!(snap.frame, Some(ms(2)), "FRAME keeps its retained samples");
+}
+
+#[test]
+fn fps_needs_two_presents() {
+    let (mut s, clock) = sampler(no_warmup());
+    frame(&mut s, &clock, ms(2), ms(20));
+    assert_eq!(s.snapshot().fps, None);
+    assert!(s.snapshot().frame.is_some());
+}
+
+#[test]
+fn max_fps_is_inverse_frame_clamped_to_a_known_refresh_rate() {
+    let (mut s, clock) = sampler(no_warmup());
+    for _ in 0..5 {
+        frame(&mut s, &clock, ms(4), ms(100));
+    }
+    let unclamped = s.snapshot().max_fps.expect("frames");
+    assert!(
+        (unclamped - 250.0).abs() < 1e-9,
+        "1 / 4 ms = 250, got {unclamped}"
+    );
+    s.set_refresh_hz(Some(144.0));
+    assert_eq!(s.snapshot().max_fps, Some(144.0));
+    s.set_refresh_hz(None);
+    assert!((s.snapshot().max_fps.expect("frames") - 250.0).abs() < 1e-9);
+}
+
+#[test]
+fn max_fps_below_the_refresh_rate_is_not_raised() {
+    let (mut s, clock) = sampler(no_warmup());
+    s.set_refresh_hz(Some(60.0));
+    for _ in 0..5 {
+        frame(&mut s, &clock, ms(25), ms(25));
+    }
+    assert!((s.snapshot().max_fps.expect("frames") - 40.0).abs() < 1e-9);
+}
+
+#[test]
+fn budget_precedence_pinned_then_refresh_then_60_hz() {
+    let mut budget = FrameBudget::new(None).expect("no pin");
+    assert_eq!(budget.duration(), FrameBudget::FALLBACK);
+    budget.set_refresh_hz(Some(120.0));
+    assert_eq!(budget.duration(), Duration::from_nanos(8_333_333));
+    budget.set_refresh_hz(Some(f64::NAN));
+    assert_eq!(
+        budget.duration(),
+        FrameBudget::FALLBACK,
+        "a NaN rate is unknown"
+    );
+
+    let mut pinned = FrameBudget::new(Some(ms(5))).expect("positive pin");
+    pinned.set_refresh_hz(Some(144.0));
+    assert_eq!(
+        pinned.duration(),
+        ms(5),
+        "a pinned budget wins over the display"
+    );
+
+    let (mut s, _clock) = sampler(no_warmup());
+    s.set_refresh_hz(Some(50.0));
+    assert_eq!(s.snapshot().budget, ms(20));
+    s.set_frame_budget(Some(ms(7))).expect("positive");
+    assert_eq!(s.snapshot().budget, ms(7));
+    assert_eq!(s.snapshot().refresh_hz, Some(50.0));
+    s.set_frame_budget(None).expect("unpin");
+    assert_eq!(s.snapshot().budget, ms(20));
+}
+
+#[test]
+fn grading_within_up_to_twice_and_beyond() {
+    let budget = ms(10);
+    assert_eq!(Grade::of_duration(ms(10), budget), Grade::Within);
+    assert_eq!(Grade::of_duration(ms(11), budget), Grade::Over);
+    assert_eq!(Grade::of_duration(ms(20), budget), Grade::Over);
+    assert_eq!(Grade::of_duration(ms(21), budget), Grade::FarOver);
+    assert_eq!(Grade::of_drop_fraction(0.0), Grade::Within);
+    assert_eq!(Grade::of_drop_fraction(0.05), Grade::Over);
+    assert_eq!(Grade::of_drop_fraction(0.5), Grade::FarOver);
+
+    let (mut s, clock) = sampler(SamplerConfig {
+        frame_budget: Some(budget),
+        ..no_warmup()
+    });
+    for _ in 0..20 {
+        frame(&mut s, &clock, ms(15), ms(16));
+    }
+    let snap = s.snapshot();
+    assert_eq!(snap.frame_grade(), Some(Grade::Over));
+    assert_eq!(snap.p95_grade(), Some(Grade::Over));
+    assert_eq!(snap.drop_grade(), Some(Grade::FarOver));
+}
+
+#[test]
+fn warmup_discards_the_first_frames_after_mount() {
+    let (mut s, clock) = sampler(SamplerConfig::default());
+    assert_eq!(s.snapshot().warmup_frames_left, 8);
+    // A cold first frame of 200 ms, then seven more warm-up frames.
+    assert_eq!(
+        frame(&mut s, &clock, ms(200), ms(200)),
+        FrameVerdict::WarmUp
+    );
+    for _ in 0..7 {
+        assert_eq!(frame(&mut s, &clock, ms(30), ms(30)), FrameVerdict::WarmUp);
+    }
+    let snap = s.snapshot();
+    assert_eq!(snap.samples, 0);
+    assert_eq!(snap.frame, None, "nothing counted yet: None, not zero");
+    assert_eq!(snap.p95, None);
+    assert_eq!(snap.drop, None);
+    assert_eq!(snap.fps, None);
+    for _ in 0..10 {
+        assert_eq!(frame(&mut s, &clock, ms(3), ms(16)), FrameVerdict::Counted);
+    }
+    let snap = s.snapshot();
+    assert_eq!(
+        snap.frame,
+        Some(ms(3)),
+        "the 200 ms cold frame is not in FRAME"
+    );
+    assert_eq!(snap.p95, Some(ms(3)));
+    assert_eq!(
+        snap.drop_grade(),
+        Some(Grade::Within),
+        "a fresh window reads healthy"
+    );
+
+    s.reset();
+    assert_eq!(
+        s.snapshot().warmup_frames_left,
+        8,
+        "reset starts a new warm-up"
+    );
+    assert_eq!(s.snapshot().samples, 0);
+}
+
+#[test]
+fn self_induced_frames_never_enter_a_readout() {
+    let (mut s, clock) = sampler(no_warmup());
+    // An idle app: only the HUD's 500 ms tick wakes it, for 10 s.
+    for _ in 0..20 {
+        let verdict = frame_with(&mut s, &clock, ms(40), ms(500), FrameOrigin::SelfInduced, 1);
+        assert_eq!(verdict, FrameVerdict::SelfInduced);
+    }
+    let snap = s.snapshot();
+    assert_eq!(snap.samples, 0);
+    assert_eq!(
+        snap.fps, None,
+        "the HUD's own 2 Hz tick must not read as 2 FPS"
+    );
+    assert_eq!(snap.frame, None);
+    assert_eq!(snap.self_induced_frames, 20);
+
+    // Mixed: app frames count, the tick frames in between do not.
+    for i in 0..10 {
+        let origin = if i % 2 == 0 {
+            FrameOrigin::App
+        } else {
+            FrameOrigin::SelfInduced
+        };
+        frame_with(
+            &mut s,
+            &clock,
+            ms(if i % 2 == 0 { 2 } else { 50 }),
+            ms(20),
+            origin,
+            1,
+        );
+    }
+    let snap = s.snapshot();
+    assert_eq!(snap.samples, 5);
+    assert_eq!(snap.frame, Some(ms(2)));
+}
+
+#[test]
+fn overlay_cost_is_subtracted_from_frame_and_reported() {
+    let (mut s, clock) = sampler(no_warmup());
+    for _ in 0..4 {
+        let draw_start = clock.now();
+        clock.advance(ms(5));
+        let draw_end = clock.now();
+        s.record_frame(FrameRecord {
+            draw_start,
+            draw_end,
+            present: Some(draw_end),
+            invalidations: 1,
+            origin: FrameOrigin::App,
+            overlay_cost: ms(1),
+        });
+        clock.advance(ms(11));
+    }
+    let snap = s.snapshot();
+    assert_eq!(snap.frame, Some(ms(4)));
+    assert_eq!(snap.overlay_cost, Some(ms(1)));
+}
+
+#[test]
+fn bad_input_is_dropped_counted_and_never_poisons_readouts() {
+    let (mut s, clock) = sampler(no_warmup());
+    for _ in 0..4 {
+        frame(&mut s, &clock, ms(5), ms(20));
+    }
+    let good = s.snapshot();
+    let t = clock.now();
+
+    let end_before_start = FrameRecord {
+        draw_start: t,
+        draw_end: t.saturating_sub(ms(3)),
+        ..FrameRecord::default()
+    };
+    assert_eq!(s.record_frame(end_before_start), FrameVerdict::Rejected);
+    let zero_length = FrameRecord {
+        draw_start: t,
+        draw_end: t,
+        present: Some(t),
+        ..FrameRecord::default()
+    };
+    assert_eq!(s.record_frame(zero_length), FrameVerdict::Rejected);
+    let ten_seconds = FrameRecord {
+        draw_start: t,
+        draw_end: t + Duration::from_secs(10),
+        present: Some(t + Duration::from_secs(10)),
+        ..FrameRecord::default()
+    };
+    assert_eq!(s.record_frame(ten_seconds), FrameVerdict::Rejected);
+
+    let after = s.snapshot();
+    assert_eq!(after.frame, good.frame);
+    assert_eq!(after.p95, good.p95);
+    assert_eq!(after.fps, good.fps);
+    assert_eq!(after.samples, good.samples);
+    assert_eq!(after.rejected.draw_end_before_start, 1);
+    assert_eq!(after.rejected.zero_length_draws, 1);
+    assert_eq!(after.rejected.implausibly_long_draws, 1);
+
+    // A present that goes back in time: the draw counts, the present is dropped.
+    let back = FrameRecord {
+        draw_start: t,
+        draw_end: t + ms(5),
+        present: Some(t.saturating_sub(ms(30))),
+        ..FrameRecord::default()
+    };
+    assert_eq!(s.record_frame(back), FrameVerdict::Counted);
+    let snap = s.snapshot();
+    assert_eq!(snap.rejected.presents_back_in_time, 1);
+    assert_eq!(snap.rejected.total(), 4);
+    assert_eq!(
+        snap.fps, good.fps,
+        "the backwards present did not enter FPS"
+    );
+    assert!(snap.fps.is_some_and(f64::is_finite));
+}
+
+#[test]
+fn invalid_configs_are_typed_errors() {
+    let clock: Arc<ManualClock> = Arc::new(ManualClock::new());
+    let zero_capacity = SamplerConfig {
+        capacity: 0,
+        ..SamplerConfig::default()
+    };
+    assert_eq!(
+        FrameSampler::new(zero_capacity, Arc::clone(&clock) as Arc<dyn profiler_core::Clock>).err(),
+        Some(ConfigError::Capacity { capacity: 0 })
+    );
+    let zero_budget = SamplerConfig {
+        frame_budget: Some(Duration::ZERO),
+        ..SamplerConfig::default()
+    };
+    assert_eq!(
+        FrameSampler::new(zero_budget, Arc::clone(&clock) as Arc<dyn profiler_core::Clock>).err(),
+        Some(ConfigError::ZeroBudget)
+    );
+    let message = ConfigError::ZeroBudget.to_string();
+    assert!(
+        message.contains("pin a positive budget"),
+        "the error says how to fix it: {message}"
+    );
+
+    let (mut s, _clock) = sampler(no_warmup());
+    assert_eq!(
+        s.set_frame_budget(Some(Duration::ZERO)),
+        Err(ConfigError::ZeroBudget)
+    );
+    assert_eq!(
+        s.snapshot().budget,
+        FrameBudget::FALLBACK,
+        "the previous budget stays"
+    );
+}
+
+#[test]
+fn gpu_results_give_per_pass_stats_busy_share_and_bound() {
+    let (mut s, clock) = sampler(no_warmup());
+    for i in 0..10_u64 {
+        frame(&mut s, &clock, ms(2), ms(20));
+        s.record_gpu_frame(clock.now(), [("egui", ms(1)), ("scene", ms(3 + i % 2))]);
+    }
+    let snap = s.snapshot();
+    // Per frame: 1 + 3 or 1 + 4 ms, mean 4.5 ms.
+    assert_eq!(snap.gpu_frame, Some(Duration::from_micros(4_500)));
+    assert_eq!(snap.bound, Some(Bound::Gpu), "4.5 ms GPU vs 2 ms CPU");
+    assert_eq!(snap.gpu_busy_source, Some(GpuBusySource::Timestamps));
+    // 10 results within the last second, 45 ms of GPU work: 4.5 %.
+    let busy = snap.gpu_busy_percent.expect("results");
+    assert!((busy - 4.5).abs() < 1e-9, "busy {busy}");
+    assert_eq!(snap.gpu_passes.len(), 2);
+    let scene = &snap.gpu_passes[1];
+    assert_eq!(scene.label, "scene");
+    assert_eq!(scene.last, ms(4));
+    assert_eq!(scene.max, ms(4));
+    assert_eq!(scene.mean, Duration::from_micros(3_500));
+}
+
+#[test]
+fn gpu_labels_beyond_the_table_are_counted() {
+    let (mut s, clock) = sampler(no_warmup());
+    let labels = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"];
+    s.record_gpu_frame(clock.now(), labels.iter().map(|l| (*l, ms(1))));
+    assert_eq!(s.snapshot().gpu_passes.len(), 8);
+    assert_eq!(s.untracked_gpu_passes(), 2);
+    assert_eq!(
+        s.snapshot().gpu_frame,
+        Some(ms(10)),
+        "untracked passes still count in the total"
+    );
+}
