@@ -1,0 +1,162 @@
+use std::sync::Arc;
+use std::time::Duration;
+
+use profiler_core::Clock;
+
+use crate::frame_plugin::FramePlugin;
+use crate::hud_config::HudConfig;
+use crate::hud_state::HudState;
+
+/// Shows the performance HUD on the current viewport with the default settings.
+///
+/// Call it once per frame wherever you have the [`egui::Context`] (in eframe's `App::ui` or
+/// `App::logic`, or inside `Context::run_ui`). Calling it shows the HUD; not calling it hides it,
+/// and after one second hidden the HUD stops all its work. Two calls in one pass draw one HUD.
+///
+/// Cost when shown: a few tens of microseconds per frame (measured by `benches/hud_cost.rs`),
+/// which the HUD subtracts from its own FRAME readout. It never requests an immediate repaint:
+/// its only repaint request is the 500 ms refresh tick, and frames caused only by that tick
+/// are left out of every readout.
+pub fn fps_monitor(ctx: &egui::Context) {
+    FpsMonitor::new().show(ctx);
+}
+
+/// The HUD with settings: `FpsMonitor::new().capacity(240).show(ctx)`.
+///
+/// Settings apply each time [`FpsMonitor::show`] is called; a changed capacity restarts the
+/// sampler (with its warm-up). Invalid values (capacity 0, a zero budget) are logged once and
+/// replaced by the defaults; check them up front with [`FpsMonitor::validate`].
+#[derive(Clone)]
+#[must_use = "call .show(ctx) to draw the HUD"]
+pub struct FpsMonitor {
+    config: HudConfig,
+    clock: Option<Arc<dyn Clock>>,
+    sample_resources: bool,
+}
+
+impl FpsMonitor {
+    /// The default HUD: 120 samples, budget from the display (else 60 Hz), top-right corner.
+    pub fn new() -> Self {
+        Self {
+            config: HudConfig::default(),
+            clock: None,
+            sample_resources: true,
+        }
+    }
+
+    /// How many draw samples FRAME, P95, DROP, INV and the plot cover. Default 120.
+    pub fn capacity(mut self, frames: usize) -> Self {
+        self.config.capacity = frames;
+        self
+    }
+
+    /// Pins the frame budget FRAME, P95 and DROP are graded against. Default: one refresh
+    /// period of the display when known (see [`crate::set_refresh_rate`]), else 1/60 s.
+    pub fn frame_budget(mut self, budget: Duration) -> Self {
+        self.config.frame_budget = Some(budget);
+        self
+    }
+
+    /// The corner the HUD sticks to and the offset from it, in points.
+    /// Default `Align2::RIGHT_TOP` with `vec2(-8.0, 8.0)`.
+    pub fn anchor(mut self, align: egui::Align2, offset: egui::Vec2) -> Self {
+        self.config.anchor = align;
+        self.config.offset = offset;
+        self
+    }
+
+    /// The clock frames are timed with. Default: the process's monotonic clock. Tests and
+    /// replays pass a [`profiler_core::ManualClock`] to get the same numbers on every run;
+    /// changing the clock restarts the sampler.
+    pub fn clock(mut self, clock: Arc<dyn Clock>) -> Self {
+        self.clock = Some(clock);
+        self
+    }
+
+    /// Whether the CPU, MEM and process GPU rows are sampled (on a background thread). Default
+    /// `true`; `false` hides those rows and starts no thread.
+    pub fn sample_resources(mut self, enabled: bool) -> Self {
+        self.sample_resources = enabled;
+        self
+    }
+
+    /// Checks the settings.
+    ///
+    /// # Errors
+    /// A [`profiler_core::ConfigError`] that says which value to change.
+    pub fn validate(&self) -> Result<(), profiler_core::ConfigError> {
+        self.config.validate()
+    }
+
+    /// Draws the HUD on the current viewport for this pass.
+    pub fn show(self, ctx: &egui::Context) {
+        FramePlugin::ensure_added(ctx);
+        let state = HudState::get_or_insert(ctx);
+        let mut state = state.lock();
+        if !state.claim_pass(ctx.cumulative_pass_nr()) {
+            return;
+        }
+        let now_secs = ctx.input(|i| i.time);
+        state.attach(self.config, self.clock.as_ref(), self.sample_resources, now_secs);
+        // Measured on the HUD's clock so a manual clock gives reproducible numbers.
+        let started = state.now();
+        #[cfg(feature = "wgpu")]
+        {
+            crate::egui_pass_timer::EguiPassTimer::stamp_frame(&mut state, ctx);
+            state.drain_gpu(ctx);
+        }
+        state.tick(ctx, now_secs);
+
+        let area = egui::Area::new(egui::Id::unique(("egui_hud_area", ctx.viewport_id())))
+            .order(egui::Order::Foreground)
+            .anchor(state.config.anchor, state.config.offset)
+            .interactable(true);
+        let interaction = area.show(ctx, |ui| state.view.ui(ui)).inner;
+        if interaction.toggled_mode {
+            state.view.mode = state.view.mode.toggled();
+        }
+        if interaction.toggled_collapse {
+            state.view.collapsed = !state.view.collapsed;
+        }
+        let cost = state.now().saturating_sub(started);
+        state.add_overlay_cost(cost);
+    }
+}
+
+impl std::fmt::Debug for FpsMonitor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FpsMonitor")
+            .field("config", &self.config)
+            .field("custom_clock", &self.clock.is_some())
+            .field("sample_resources", &self.sample_resources)
+            .finish()
+    }
+}
+
+impl Default for FpsMonitor {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The readouts currently on screen for the current viewport: `None` before the first tick and
+/// while the HUD is hidden. Cost: a clone of the snapshot.
+pub fn snapshot(ctx: &egui::Context) -> Option<profiler_core::Snapshot> {
+    HudState::get(ctx, ctx.viewport_id()).and_then(|state| state.lock().displayed.clone())
+}
+
+/// Tells the HUD on the current viewport the display's refresh rate (`None`: unknown). It clamps
+/// MAX FPS and sets the budget (unless one is pinned). [`crate::install`] does this for eframe
+/// apps; other integrations call it with their platform's answer.
+pub fn set_refresh_rate(ctx: &egui::Context, refresh_hz: Option<f64>) {
+    HudState::get_or_insert(ctx).lock().set_refresh_hz(refresh_hz);
+}
+
+/// Whether the HUD on the current viewport is sampling (shown within the last second) and
+/// whether its resource thread runs. For tests and diagnostics.
+pub fn is_active(ctx: &egui::Context) -> (bool, bool) {
+    HudState::get(ctx, ctx.viewport_id()).map_or((false, false), |state| {
+        let state = state.lock();
+        (state.is_sampling(), state.resources_running())
+    })
+}

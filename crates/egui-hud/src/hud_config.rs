@@ -1,0 +1,41 @@
+use std::time::Duration;
+
+use profiler_core::{ConfigError, SamplerConfig};
+
+/// What a user tunes, set through [`FpsMonitor`](crate::FpsMonitor). Plain data.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct HudConfig {
+    /// Draw samples behind FRAME, P95, DROP, INV and the plot. Default 120.
+    pub(crate) capacity: usize,
+    /// A pinned budget; default `None` (one display refresh, else 1/60 s).
+    pub(crate) frame_budget: Option<Duration>,
+    /// The corner the HUD sticks to. Default top-right.
+    pub(crate) anchor: egui::Align2,
+    /// Offset from that corner, in points. Default 8 points inwards.
+    pub(crate) offset: egui::Vec2,
+}
+
+impl HudConfig {
+    pub(crate) fn validate(&self) -> Result<(), ConfigError> {
+        self.sampler_config().validate()
+    }
+
+    pub(crate) fn sampler_config(&self) -> SamplerConfig {
+        SamplerConfig {
+            capacity: self.capacity,
+            frame_budget: self.frame_budget,
+            ..SamplerConfig::default()
+        }
+    }
+}
+
+impl Default for HudConfig {
+    fn default() -> Self {
+        Self {
+            capacity: SamplerConfig::DEFAULT_CAPACITY,
+            frame_budget: None,
+            anchor: egui::Align2::RIGHT_TOP,
+            offset: egui::vec2(-8.0, 8.0),
+        }
+    }
+}

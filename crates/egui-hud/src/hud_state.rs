@@ -1,0 +1,273 @@
+use std::sync::Arc;
+use std::time::Duration;
+
+use parking_lot::Mutex;
+use profiler_core::{
+    Clock, FrameOrigin, FrameRecord, FrameSampler, MonotonicClock, ResourceMonitor, Snapshot,
+};
+
+use crate::hud_config::HudConfig;
+use crate::hud_view::HudView;
+use crate::tick;
+
+/// How often the numbers on screen change.
+pub(crate) const REFRESH_INTERVAL: Duration = Duration::from_millis(500);
+
+/// After this long without being drawn (two refresh ticks) the HUD counts as hidden: its
+/// sampler is dropped and its clock stops.
+pub(crate) const HIDDEN_AFTER: Duration = Duration::from_secs(1);
+
+/// Everything the HUD keeps for one viewport, in egui memory under [`HudState::id`].
+pub(crate) type SharedHudState = Arc<Mutex<HudState>>;
+
+pub(crate) struct HudState {
+    pub(crate) config: HudConfig,
+    clock: Arc<dyn Clock>,
+    sample_resources: bool,
+    /// `None` while hidden: a hidden HUD keeps its view preferences, nothing else.
+    sampler: Option<FrameSampler>,
+    resources: ResourceMonitor,
+    frame: FrameInProgress,
+    /// egui time (`InputState::time`) of the last pass that drew the HUD.
+    last_shown_secs: Option<f64>,
+    /// `cumulative_pass_nr` of the last pass that drew the HUD: a second call is a no-op.
+    last_drawn_pass: Option<u64>,
+    last_refresh_secs: Option<f64>,
+    pub(crate) displayed: Option<Snapshot>,
+    pub(crate) view: HudView,
+    refresh_hz: Option<f64>,
+    config_error_logged: bool,
+    #[cfg(feature = "wgpu")]
+    pub(crate) gpu: Option<crate::egui_pass_timer::EguiPassTimer>,
+}
+
+/// The frame being drawn, between its first pass and its final one.
+#[derive(Clone, Copy, Debug, Default)]
+struct FrameInProgress {
+    started: Option<Duration>,
+    origin: FrameOrigin,
+    invalidations: u32,
+    overlay: Duration,
+}
+
+impl HudState {
+    pub(crate) fn id(viewport: egui::ViewportId) -> egui::Id {
+        egui::Id::unique(("egui_hud", viewport))
+    }
+
+    /// This viewport's state, if the HUD was ever shown on it.
+    pub(crate) fn get(ctx: &egui::Context, viewport: egui::ViewportId) -> Option<SharedHudState> {
+        ctx.data(|d| d.get_temp::<SharedHudState>(Self::id(viewport)))
+    }
+
+    pub(crate) fn get_or_insert(ctx: &egui::Context) -> SharedHudState {
+        let id = Self::id(ctx.viewport_id());
+        ctx.data_mut(|d| {
+            Arc::clone(d.get_temp_mut_or_insert_with(id, || Arc::new(Mutex::new(Self::new()))))
+        })
+    }
+
+    fn new() -> Self {
+        Self {
+            config: HudConfig::default(),
+            clock: Arc::new(MonotonicClock::new()),
+            sample_resources: true,
+            sampler: None,
+            resources: ResourceMonitor::default(),
+            frame: FrameInProgress::default(),
+            last_shown_secs: None,
+            last_drawn_pass: None,
+            last_refresh_secs: None,
+            displayed: None,
+            view: HudView::default(),
+            refresh_hz: None,
+            config_error_logged: false,
+            #[cfg(feature = "wgpu")]
+            gpu: None,
+        }
+    }
+
+    pub(crate) fn now(&self) -> Duration {
+        self.clock.now()
+    }
+
+    pub(crate) fn is_sampling(&self) -> bool {
+        self.sampler.is_some()
+    }
+
+    /// The display refresh rate from the platform; `None` = unknown (no clamp, 60 Hz budget).
+    pub(crate) fn set_refresh_hz(&mut self, refresh_hz: Option<f64>) {
+        self.refresh_hz = refresh_hz;
+        if let Some(sampler) = &mut self.sampler {
+            sampler.set_refresh_hz(refresh_hz);
+        }
+    }
+
+    /// Called by the plugin at the start of a frame's first pass, before any UI code.
+    pub(crate) fn begin_frame(&mut self, ctx: &egui::Context, began_at: Duration) {
+        if self.sampler.is_none() {
+            return;
+        }
+        let now_secs = ctx.input(|i| i.time);
+        if self
+            .last_shown_secs
+            .is_none_or(|shown| now_secs - shown > HIDDEN_AFTER.as_secs_f64())
+        {
+            self.detach();
+            return;
+        }
+        let causes = ctx.repaint_causes();
+        let app_causes = causes.iter().filter(|c| !tick::is_own_cause(c)).count();
+        let origin = if tick::is_own_tick_frame(ctx, &causes) {
+            FrameOrigin::SelfInduced
+        } else {
+            FrameOrigin::App
+        };
+        self.frame = FrameInProgress {
+            started: Some(began_at),
+            origin,
+            // Something made this frame run even when it left no repaint cause (an input event,
+            // the first frame): count at least one invalidation for every app frame.
+            invalidations: u32::try_from(app_causes).unwrap_or(u32::MAX).max(1),
+            overlay: Duration::ZERO,
+        };
+    }
+
+    /// Called by the plugin after each pass; `presented` is false for a discarded pass.
+    pub(crate) fn end_pass(&mut self, ended_at: Duration, presented: bool) {
+        if !presented {
+            return;
+        }
+        let frame = std::mem::take(&mut self.frame);
+        let (Some(draw_start), Some(sampler)) = (frame.started, self.sampler.as_mut()) else {
+            return;
+        };
+        sampler.record_frame(FrameRecord {
+            draw_start,
+            draw_end: ended_at,
+            present: Some(ended_at),
+            invalidations: frame.invalidations,
+            origin: frame.origin,
+            overlay_cost: frame.overlay,
+        });
+    }
+
+    /// Adds time the HUD spent drawing itself to the current frame.
+    pub(crate) fn add_overlay_cost(&mut self, cost: Duration) {
+        self.frame.overlay = self.frame.overlay.saturating_add(cost);
+    }
+
+    /// Whether this pass already drew the HUD (two calls in one pass draw one HUD).
+    pub(crate) fn claim_pass(&mut self, pass_nr: u64) -> bool {
+        if self.last_drawn_pass == Some(pass_nr) {
+            return false;
+        }
+        self.last_drawn_pass = Some(pass_nr);
+        true
+    }
+
+    /// Makes sure a sampler runs with `config`; a changed capacity or clock starts a fresh
+    /// sampler.
+    pub(crate) fn attach(
+        &mut self,
+        config: HudConfig,
+        clock: Option<&Arc<dyn Clock>>,
+        sample_resources: bool,
+        now_secs: f64,
+    ) {
+        let clock_changed = clock.is_some_and(|c| !Arc::ptr_eq(c, &self.clock));
+        if let Some(clock) = clock.filter(|_| clock_changed) {
+            self.clock = Arc::clone(clock);
+        }
+        self.sample_resources = sample_resources;
+        let config = match config.validate() {
+            Ok(()) => config,
+            Err(error) => {
+                if !self.config_error_logged {
+                    self.config_error_logged = true;
+                    log::warn!("egui-hud: {error}; using the defaults instead");
+                }
+                HudConfig {
+                    anchor: config.anchor,
+                    offset: config.offset,
+                    ..HudConfig::default()
+                }
+            }
+        };
+        let rebuild =
+            self.sampler.is_none() || clock_changed || config.capacity != self.config.capacity;
+        if rebuild {
+            match FrameSampler::new(config.sampler_config(), Arc::clone(&self.clock)) {
+                Ok(mut sampler) => {
+                    sampler.set_refresh_hz(self.refresh_hz);
+                    self.sampler = Some(sampler);
+                }
+                Err(error) => log::warn!("egui-hud: cannot start the sampler: {error}"),
+            }
+            self.displayed = None;
+            self.last_refresh_secs = Some(now_secs);
+            self.frame = FrameInProgress::default();
+        } else if config.frame_budget != self.config.frame_budget
+            && let Some(sampler) = &mut self.sampler
+            && let Err(error) = sampler.set_frame_budget(config.frame_budget)
+        {
+            log::warn!("egui-hud: {error}");
+        }
+        self.config = config;
+        self.last_shown_secs = Some(now_secs);
+    }
+
+    fn detach(&mut self) {
+        self.sampler = None;
+        self.displayed = None;
+        self.last_refresh_secs = None;
+        self.frame = FrameInProgress::default();
+        self.view.clear_readouts();
+    }
+
+    /// Refreshes the readouts when the tick is due and schedules the next tick. Returns whether
+    /// the readouts changed.
+    pub(crate) fn tick(&mut self, ctx: &egui::Context, now_secs: f64) -> bool {
+        let interval_secs = REFRESH_INTERVAL.as_secs_f64();
+        let since = self.last_refresh_secs.map_or(f64::INFINITY, |t| now_secs - t);
+        let refreshed = since >= interval_secs;
+        if refreshed {
+            self.refresh(now_secs);
+        }
+        let remaining_secs = if refreshed { interval_secs } else { interval_secs - since };
+        let remaining = Duration::try_from_secs_f64(remaining_secs.max(0.0)).unwrap_or(REFRESH_INTERVAL);
+        tick::schedule(ctx, remaining);
+        refreshed
+    }
+
+    fn refresh(&mut self, now_secs: f64) {
+        self.last_refresh_secs = Some(now_secs);
+        let Some(sampler) = &mut self.sampler else {
+            return;
+        };
+        let mut snapshot = sampler.snapshot();
+        if self.sample_resources {
+            snapshot.apply_resources(&self.resources.request());
+        }
+        self.view.set_plot(sampler.retained_draws(), snapshot.budget);
+        #[cfg(feature = "wgpu")]
+        let unavailable: &[&'static str] = self.gpu.as_ref().map_or(&[], |gpu| gpu.unavailable_passes());
+        #[cfg(not(feature = "wgpu"))]
+        let unavailable: &[&'static str] = &[];
+        self.view.set_readouts(&snapshot, unavailable);
+        self.displayed = Some(snapshot);
+    }
+
+    /// Feeds GPU results that arrived since the last pass to the sampler.
+    #[cfg(feature = "wgpu")]
+    pub(crate) fn drain_gpu(&mut self, ctx: &egui::Context) {
+        let now = self.clock.now();
+        if let (Some(gpu), Some(sampler)) = (&self.gpu, &mut self.sampler) {
+            gpu.drain(ctx, |passes| sampler.record_gpu_frame(now, passes));
+        }
+    }
+
+    pub(crate) fn resources_running(&self) -> bool {
+        self.resources.is_running()
+    }
+}

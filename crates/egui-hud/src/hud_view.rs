@@ -1,0 +1,275 @@
+use std::sync::Arc;
+use std::time::Duration;
+
+use egui::text::{LayoutJob, TextFormat};
+use egui::{Color32, FontId, Galley, Sense, Stroke, WidgetText, pos2, vec2};
+use profiler_core::Snapshot;
+
+use crate::MainReadout;
+use crate::hud_palette::HudPalette;
+use crate::readout_row::{ReadoutRow, format_duration};
+
+/// Width of the HUD's content, in points.
+const CONTENT_WIDTH: f32 = 196.0;
+/// Height of the frame-time plot, in points.
+const PLOT_HEIGHT: f32 = 40.0;
+/// Characters of the name column: the rows use a monospace font so the values line up.
+const NAME_COLUMN_CHARS: usize = 9;
+/// Width of a GPU pass's budget bar at 100 % of the budget.
+const BAR_WIDTH: f32 = 36.0;
+
+/// What the HUD shows between ticks: the readouts formatted at the last refresh, laid out once
+/// per refresh (or theme / scale change), so a frame between ticks only paints.
+#[derive(Default)]
+pub(crate) struct HudView {
+    pub(crate) mode: MainReadout,
+    pub(crate) collapsed: bool,
+    rows: Vec<ReadoutRow>,
+    main_value: Option<f64>,
+    max_fps: Option<f64>,
+    fps: Option<f64>,
+    hover: String,
+    /// Retained draw times in ms, oldest first, and the budget, at the last refresh.
+    plot_millis: Vec<f32>,
+    plot_budget_millis: f32,
+    layout: Option<Layout>,
+}
+
+/// Galleys for the current readouts, valid for one theme and scale.
+struct Layout {
+    dark_mode: bool,
+    pixels_per_point: f32,
+    mode: MainReadout,
+    collapsed: bool,
+    number: Arc<Galley>,
+    label: Arc<Galley>,
+    rows: Vec<Arc<Galley>>,
+}
+
+/// What the user did to the HUD this pass.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Interaction {
+    pub(crate) toggled_mode: bool,
+    pub(crate) toggled_collapse: bool,
+}
+
+impl HudView {
+    pub(crate) fn clear_readouts(&mut self) {
+        self.rows.clear();
+        self.main_value = None;
+        self.max_fps = None;
+        self.fps = None;
+        self.plot_millis.clear();
+        self.layout = None;
+    }
+
+    pub(crate) fn set_readouts(&mut self, snapshot: &Snapshot, unavailable_passes: &[&'static str]) {
+        self.rows = ReadoutRow::from_snapshot(snapshot, unavailable_passes);
+        self.max_fps = snapshot.max_fps;
+        self.fps = snapshot.fps;
+        self.hover = hover_text(snapshot);
+        self.layout = None;
+    }
+
+    pub(crate) fn set_plot(&mut self, draws: impl Iterator<Item = Duration>, budget: Duration) {
+        self.plot_millis.clear();
+        #[expect(clippy::cast_possible_truncation, reason = "milliseconds for a 40-point plot")]
+        self.plot_millis
+            .extend(draws.map(|d| (d.as_secs_f64() * 1e3) as f32));
+        #[expect(clippy::cast_possible_truncation, reason = "milliseconds for a 40-point plot")]
+        let budget_millis = (budget.as_secs_f64() * 1e3) as f32;
+        self.plot_budget_millis = budget_millis;
+    }
+
+    /// Draws the HUD into `ui` and reports clicks on the main readout.
+    pub(crate) fn ui(&mut self, ui: &mut egui::Ui) -> Interaction {
+        let dark_mode = ui.visuals().dark_mode;
+        let palette = HudPalette::for_theme(dark_mode);
+        self.main_value = match self.mode {
+            MainReadout::MaxFps => self.max_fps,
+            MainReadout::Fps => self.fps,
+        };
+        self.ensure_layout(ui, dark_mode, &palette);
+        let Some(layout) = &self.layout else {
+            return Interaction::default();
+        };
+        let mut interaction = Interaction::default();
+        egui::Frame::new()
+            .fill(palette.backdrop)
+            .stroke(Stroke::new(1.0, palette.border))
+            .corner_radius(6)
+            .inner_margin(8)
+            .show(ui, |ui| {
+                ui.spacing_mut().item_spacing = vec2(4.0, 1.0);
+                interaction = main_readout_ui(ui, layout, self.mode, self.main_value, &self.hover);
+                if layout.collapsed {
+                    return;
+                }
+                ui.set_width(CONTENT_WIDTH);
+                for (row, galley) in self.rows.iter().zip(&layout.rows) {
+                    row_ui(ui, row, galley, &palette);
+                }
+                plot_ui(ui, &self.plot_millis, self.plot_budget_millis, &palette);
+            });
+        interaction
+    }
+
+    fn ensure_layout(&mut self, ui: &egui::Ui, dark_mode: bool, palette: &HudPalette) {
+        let pixels_per_point = ui.pixels_per_point();
+        if self.layout.as_ref().is_some_and(|l| {
+            l.dark_mode == dark_mode
+                && l.pixels_per_point == pixels_per_point
+                && l.mode == self.mode
+                && l.collapsed == self.collapsed
+        }) {
+            return;
+        }
+        let painter = ui.painter();
+        let number_size = if self.collapsed { 14.0 } else { 26.0 };
+        let number = painter.layout_no_wrap(
+            self.main_value.map_or_else(|| "--".to_owned(), format_fps),
+            FontId::monospace(number_size),
+            palette.text,
+        );
+        let label = painter.layout_no_wrap(
+            self.mode.label().to_owned(),
+            FontId::monospace(10.0),
+            palette.dim,
+        );
+        let rows = self
+            .rows
+            .iter()
+            .map(|row| painter.layout_job(row_job(row, palette)))
+            .collect();
+        self.layout = Some(Layout {
+            dark_mode,
+            pixels_per_point,
+            mode: self.mode,
+            collapsed: self.collapsed,
+            number,
+            label,
+            rows,
+        });
+    }
+}
+
+fn format_fps(fps: f64) -> String {
+    if fps < 10.0 {
+        format!("{fps:.1}")
+    } else {
+        format!("{fps:.0}")
+    }
+}
+
+fn row_job(row: &ReadoutRow, palette: &HudPalette) -> LayoutJob {
+    let font = FontId::monospace(11.0);
+    let mut job = LayoutJob::default();
+    let indent = if row.indented { "  " } else { "" };
+    let name_chars = NAME_COLUMN_CHARS.saturating_sub(indent.len()).max(row.name.len() + 1);
+    let name = format!("{indent}{:<name_chars$}", row.name);
+    job.append(&name, 0.0, TextFormat::simple(font.clone(), palette.dim));
+    job.append(&row.value, 0.0, TextFormat::simple(font, palette.grade(row.grade)));
+    job
+}
+
+fn main_readout_ui(
+    ui: &mut egui::Ui,
+    layout: &Layout,
+    mode: MainReadout,
+    value: Option<f64>,
+    hover: &str,
+) -> Interaction {
+    let gap = 6.0;
+    let size = vec2(
+        layout.number.size().x + gap + layout.label.size().x,
+        layout.number.size().y,
+    );
+    let (rect, response) = ui.allocate_exact_size(size, Sense::click());
+    let painter = ui.painter();
+    painter.galley(rect.min, Arc::clone(&layout.number), Color32::PLACEHOLDER);
+    let label_pos = pos2(
+        rect.min.x + layout.number.size().x + gap,
+        rect.max.y - layout.label.size().y - 3.0,
+    );
+    painter.galley(label_pos, Arc::clone(&layout.label), Color32::PLACEHOLDER);
+    response.widget_info(|| {
+        let mut info = egui::WidgetInfo::labeled(egui::Role::Button, true, mode.label());
+        info.value = value;
+        info
+    });
+    let response = response.on_hover_text(hover);
+    Interaction {
+        toggled_mode: response.secondary_clicked(),
+        toggled_collapse: response.clicked(),
+    }
+}
+
+fn row_ui(ui: &mut egui::Ui, row: &ReadoutRow, galley: &Arc<Galley>, palette: &HudPalette) {
+    let label = egui::Label::new(WidgetText::Galley(Arc::clone(galley))).selectable(false);
+    let Some(fraction) = row.budget_fraction else {
+        ui.add(label);
+        return;
+    };
+    ui.horizontal(|ui| {
+        ui.add(label);
+        let (rect, _) = ui.allocate_exact_size(vec2(BAR_WIDTH * 1.5, galley.size().y), Sense::hover());
+        let bar = egui::Rect::from_min_size(
+            pos2(rect.min.x, rect.center().y - 2.0),
+            vec2(BAR_WIDTH * fraction.clamp(0.0, 1.5), 4.0),
+        );
+        let colour = if fraction <= 1.0 { palette.within } else { palette.far_over };
+        ui.painter().rect_filled(bar, 1.0, colour);
+        let budget_x = rect.min.x + BAR_WIDTH;
+        ui.painter().vline(budget_x, rect.y_range(), Stroke::new(1.0, palette.dim));
+    });
+}
+
+/// The retained draw times as a line, newest on the right, with the budget as a horizontal line.
+/// Painted directly: egui_plot allocates and senses input every frame, and its box zoom sits
+/// on the right button the HUD uses.
+fn plot_ui(ui: &mut egui::Ui, millis: &[f32], budget_millis: f32, palette: &HudPalette) {
+    let (rect, _) = ui.allocate_exact_size(vec2(CONTENT_WIDTH, PLOT_HEIGHT), Sense::hover());
+    let painter = ui.painter_at(rect);
+    let top_millis = millis
+        .iter()
+        .copied()
+        .fold(budget_millis * 2.0, f32::max)
+        .max(f32::EPSILON);
+    let y_of = |ms: f32| rect.bottom() - (ms / top_millis).clamp(0.0, 1.0) * rect.height();
+    painter.hline(rect.x_range(), y_of(budget_millis), Stroke::new(1.0, palette.over));
+    if millis.len() < 2 {
+        return;
+    }
+    #[expect(clippy::cast_precision_loss, reason = "at most a few thousand plot points")]
+    let step = rect.width() / (millis.len() - 1) as f32;
+    let points = millis
+        .iter()
+        .enumerate()
+        .map(|(i, &ms)| {
+            #[expect(clippy::cast_precision_loss, reason = "at most a few thousand plot points")]
+            let x = rect.left() + step * i as f32;
+            pos2(x, y_of(ms))
+        })
+        .collect();
+    painter.add(egui::Shape::line(points, Stroke::new(1.0, palette.plot_line)));
+}
+
+fn hover_text(snapshot: &Snapshot) -> String {
+    let mut lines = Vec::with_capacity(6);
+    if let Some(cost) = snapshot.overlay_cost {
+        lines.push(format!("HUD {} per frame (left out of FRAME)", format_duration(cost)));
+    }
+    lines.push(format!(
+        "budget {} ({})",
+        format_duration(snapshot.budget),
+        snapshot
+            .refresh_hz
+            .map_or_else(|| "no refresh rate: 60 Hz".to_owned(), |hz| format!("{hz:.2} Hz display")),
+    ));
+    lines.push(format!("{} draw samples, {} HUD tick frames excluded", snapshot.samples, snapshot.self_induced_frames));
+    if let Some(counter) = snapshot.memory_counter {
+        lines.push(format!("MEM counter: {}", counter.name()));
+    }
+    lines.push("Right-click: MAX FPS / FPS. Left-click: collapse.".to_owned());
+    lines.join("\n")
+}

@@ -1,0 +1,27 @@
+//! An in-window performance HUD for egui apps, in one call.
+//!
+//! Check out [`fps_monitor`]: call it once per frame and the HUD shows MAX FPS (or FPS), the
+//! frame-time plot and the INTERVAL, FRAME, P95, DROP, INV, GPU, CPU and MEM rows, refreshed
+//! every 500 ms. Settings go through [`FpsMonitor`]; the numbers on screen through [`snapshot`].
+//!
+//! ```
+//! let ctx = egui::Context::default();
+//! let _ = ctx.run_ui(egui::RawInput::default(), |ui| {
+//!     ui.label("your app");
+//!     egui_hud::fps_monitor(ui.ctx());
+//! });
+//! ```
+
+mod fps_monitor;
+mod frame_plugin;
+mod hud_config;
+mod hud_palette;
+mod hud_state;
+mod hud_view;
+mod main_readout;
+mod readout_row;
+mod tick;
+
+pub use crate::fps_monitor::{FpsMonitor, fps_monitor, is_active, set_refresh_rate, snapshot};
+pub use crate::main_readout::MainReadout;
+pub use profiler_core;

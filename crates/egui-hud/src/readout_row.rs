@@ -1,0 +1,159 @@
+use std::borrow::Cow;
+use std::fmt::Write as _;
+use std::time::Duration;
+
+use profiler_core::{Bound, Grade, Snapshot};
+
+/// One line of the HUD below the big number, formatted once per refresh.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct ReadoutRow {
+    /// `FRAME`, `P95`…, or a GPU pass label.
+    pub(crate) name: Cow<'static, str>,
+    pub(crate) value: String,
+    /// Colours the value by the budget; `None` keeps the plain text colour.
+    pub(crate) grade: Option<Grade>,
+    /// A GPU pass line under the `GPU` row.
+    pub(crate) indented: bool,
+    /// For GPU pass lines: the last duration as a fraction of the frame budget (drawn as a bar).
+    pub(crate) budget_fraction: Option<f32>,
+}
+
+impl ReadoutRow {
+    fn new(name: &'static str, value: String, grade: Option<Grade>) -> Self {
+        Self {
+            name: Cow::Borrowed(name),
+            value,
+            grade,
+            indented: false,
+            budget_fraction: None,
+        }
+    }
+
+    /// The rows for a snapshot, in display order; a readout that is `None` has no row.
+    /// `unavailable_passes` are GPU pass labels that cannot be timed here (shown as "n/a").
+    pub(crate) fn from_snapshot(snapshot: &Snapshot, unavailable_passes: &[&'static str]) -> Vec<Self> {
+        let mut rows = Vec::with_capacity(12);
+        if let Some(interval) = snapshot.interval {
+            rows.push(Self::new("INTERVAL", format_duration(interval), None));
+        }
+        if let Some(frame) = snapshot.frame {
+            rows.push(Self::new("FRAME", format_duration(frame), snapshot.frame_grade()));
+        }
+        if let Some(p95) = snapshot.p95 {
+            rows.push(Self::new("P95", format_duration(p95), snapshot.p95_grade()));
+        }
+        if let Some(drop) = snapshot.drop {
+            rows.push(Self::new("DROP", format_percent(drop * 100.0), snapshot.drop_grade()));
+        }
+        if let Some(inv) = snapshot.inv {
+            rows.push(Self::new("INV", format!("{inv:.2}"), None));
+        }
+        push_gpu_rows(&mut rows, snapshot, unavailable_passes);
+        if let Some(cpu) = snapshot.cpu_percent {
+            rows.push(Self::new("CPU", format_percent(cpu), None));
+        }
+        if let Some(bytes) = snapshot.memory_bytes {
+            rows.push(Self::new("MEM", format_bytes(bytes), None));
+        }
+        rows
+    }
+}
+
+fn push_gpu_rows(rows: &mut Vec<ReadoutRow>, snapshot: &Snapshot, unavailable_passes: &[&'static str]) {
+    let value = match (snapshot.gpu_frame, snapshot.gpu_busy_percent) {
+        (Some(frame), Some(busy)) => format!("{} · {}", format_duration(frame), format_percent(busy)),
+        (Some(frame), None) => format_duration(frame),
+        (None, Some(busy)) => format_percent(busy),
+        (None, None) if unavailable_passes.is_empty() => return,
+        (None, None) => "n/a".to_owned(),
+    };
+    rows.push(ReadoutRow::new("GPU", value, None));
+    let budget_secs = snapshot.budget.as_secs_f64();
+    for pass in &snapshot.gpu_passes {
+        let mut value = format_duration(pass.last);
+        let _ = write!(value, "  {}/{}", format_duration(pass.mean), format_duration(pass.max));
+        #[expect(clippy::cast_possible_truncation, reason = "a bar fraction needs no f64 precision")]
+        let fraction = (pass.last.as_secs_f64() / budget_secs) as f32;
+        rows.push(ReadoutRow {
+            name: Cow::Owned(pass.label.clone()),
+            value,
+            grade: None,
+            indented: true,
+            budget_fraction: Some(fraction),
+        });
+    }
+    for label in unavailable_passes {
+        rows.push(ReadoutRow {
+            name: Cow::Borrowed(label),
+            value: "n/a".to_owned(),
+            grade: None,
+            indented: true,
+            budget_fraction: None,
+        });
+    }
+    if let Some(bound) = snapshot.bound {
+        let verdict = match bound {
+            Bound::Cpu => "CPU",
+            Bound::Gpu => "GPU",
+        };
+        rows.push(ReadoutRow::new("BOUND", verdict.to_owned(), None));
+    }
+}
+
+/// Three significant digits, in the unit a person reads fastest.
+pub(crate) fn format_duration(duration: Duration) -> String {
+    let micros = duration.as_secs_f64() * 1e6;
+    if micros < 1_000.0 {
+        format!("{micros:.0} µs")
+    } else if micros < 10_000.0 {
+        format!("{:.2} ms", micros / 1e3)
+    } else if micros < 100_000.0 {
+        format!("{:.1} ms", micros / 1e3)
+    } else {
+        format!("{:.0} ms", micros / 1e3)
+    }
+}
+
+pub(crate) fn format_percent(percent: f64) -> String {
+    if percent < 10.0 {
+        format!("{percent:.1} %")
+    } else {
+        format!("{percent:.0} %")
+    }
+}
+
+pub(crate) fn format_bytes(bytes: u64) -> String {
+    const MIB: f64 = 1024.0 * 1024.0;
+    let mib = bytes as f64 / MIB;
+    if mib < 1024.0 {
+        format!("{mib:.1} MiB")
+    } else {
+        format!("{:.2} GiB", mib / 1024.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_in_three_digits() {
+        assert_eq!(format_duration(Duration::from_micros(18)), "18 µs");
+        assert_eq!(format_duration(Duration::from_micros(4_213)), "4.21 ms");
+        assert_eq!(format_duration(Duration::from_micros(16_667)), "16.7 ms");
+        assert_eq!(format_duration(Duration::from_millis(250)), "250 ms");
+        assert_eq!(format_percent(3.33), "3.3 %");
+        assert_eq!(format_percent(150.2), "150 %");
+        assert_eq!(format_bytes(85 * 1024 * 1024), "85.0 MiB");
+        assert_eq!(format_bytes(3 * 1024 * 1024 * 1024), "3.00 GiB");
+    }
+
+    #[test]
+    fn unknown_readouts_have_no_row() {
+        let snapshot = Snapshot::empty(profiler_core::FrameBudget::new(None).expect("no pin"));
+        assert!(ReadoutRow::from_snapshot(&snapshot, &[]).is_empty());
+        let gpu_na = ReadoutRow::from_snapshot(&snapshot, &["egui"]);
+        assert_eq!(gpu_na.len(), 2, "GPU n/a row and the egui pass n/a line");
+        assert_eq!(gpu_na[1].value, "n/a");
+    }
+}

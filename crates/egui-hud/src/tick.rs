@@ -1,0 +1,28 @@
+//! The HUD's clock. It lives alone in this file because egui records the file of every repaint
+//! request: a frame whose only causes point here was woken by the HUD's tick and nothing else.
+
+use std::time::Duration;
+
+/// Asks for the frame that refreshes the readouts, `after` from now. The HUD's only repaint
+/// request: never immediate, so the HUD never drives the frame loop.
+pub(crate) fn schedule(ctx: &egui::Context, after: Duration) {
+    ctx.request_repaint_after(after);
+}
+
+/// Whether the current frame was caused only by [`schedule`]. Read in the frame's first pass:
+/// repaint causes are those of the previous pass.
+///
+/// A frame counts as the app's when it has input events, when the previous pass asked for an
+/// immediate repaint (animation, input echo), or when any repaint cause comes from elsewhere.
+pub(crate) fn is_own_tick_frame(ctx: &egui::Context, causes: &[egui::RepaintCause]) -> bool {
+    ctx.current_pass_index() == 0
+        && !ctx.requested_repaint_last_pass()
+        && ctx.input(|i| i.raw.events.is_empty())
+        && !causes.is_empty()
+        && causes.iter().all(is_own_cause)
+}
+
+/// Whether a repaint cause is the HUD's tick.
+pub(crate) fn is_own_cause(cause: &egui::RepaintCause) -> bool {
+    cause.file == file!()
+}

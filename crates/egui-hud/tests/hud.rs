@@ -1,0 +1,213 @@
+//! The HUD in a real egui loop (egui_kittest): interaction, exclusion of its own frames,
+//! warm-up, hiding, and snapshot images rendered on wgpu (lavapipe in CI).
+#![expect(clippy::expect_used, reason = "test helpers fail loudly")]
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use egui_hud::profiler_core::{Clock, ManualClock, Snapshot};
+use egui_hud::{FpsMonitor, MainReadout};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable as _;
+
+/// The test app: what it does per frame.
+#[derive(Clone)]
+struct App {
+    /// Time the app's own UI takes per frame, on the HUD's clock.
+    draw: Duration,
+    /// Whether the app animates (asks for the next frame every frame).
+    animating: bool,
+    shown: bool,
+    calls_per_pass: usize,
+    clock: Arc<ManualClock>,
+    /// Busy-wait on the real clock instead of advancing the manual clock.
+    real_time: bool,
+}
+
+impl App {
+    fn new() -> Self {
+        Self {
+            draw: Duration::from_millis(4),
+            animating: true,
+            shown: true,
+            calls_per_pass: 1,
+            clock: Arc::new(ManualClock::new()),
+            real_time: false,
+        }
+    }
+
+    fn ui(ui: &mut egui::Ui, app: &mut Self) {
+        ui.label("app content");
+        if app.real_time {
+            let start = Instant::now();
+            while start.elapsed() < app.draw {
+                std::hint::spin_loop();
+            }
+        } else {
+            app.clock.advance(app.draw);
+        }
+        if app.animating {
+            #[expect(clippy::disallowed_methods, reason = "the test app animates, as a game would")]
+            ui.ctx().request_repaint();
+        }
+        if app.shown {
+            for _ in 0..app.calls_per_pass {
+                let mut hud = FpsMonitor::new().sample_resources(false);
+                if !app.real_time {
+                    hud = hud.clock(Arc::clone(&app.clock) as Arc<dyn Clock>);
+                }
+                hud.show(ui.ctx());
+            }
+        }
+    }
+}
+
+fn harness(app: App) -> Harness<'static, App> {
+    Harness::builder()
+        .with_size(egui::vec2(280.0, 300.0))
+        .with_render_cursor(false)
+        .build_ui_state(App::ui, app)
+}
+
+fn hud_snapshot(harness: &Harness<'_, App>) -> Snapshot {
+    egui_hud::snapshot(&harness.ctx).expect("the HUD has ticked")
+}
+
+#[test]
+fn right_click_switches_the_readout_and_left_click_collapses() {
+    let mut harness = harness(App::new());
+    harness.run_steps(12);
+    harness.get_by_label("MAX FPS").click_secondary();
+    harness.run_steps(2);
+    assert!(harness.query_by_label("MAX FPS").is_none());
+    harness.get_by_label("FPS").click_secondary();
+    harness.run_steps(2);
+    harness.get_by_label("MAX FPS");
+
+    assert!(harness.query_by_label_contains("FRAME").is_some(), "expanded: rows are visible");
+    harness.get_by_label("MAX FPS").click();
+    harness.run_steps(2);
+    assert!(harness.query_by_label_contains("FRAME").is_none(), "collapsed: only the tag");
+    harness.run_steps(2); // the anchored area moves to its new size a frame later
+    harness.get_by_label("MAX FPS").click();
+    harness.run_steps(2);
+    assert!(harness.query_by_label_contains("FRAME").is_some(), "expanded again");
+}
+
+#[test]
+fn two_calls_in_one_pass_draw_one_hud() {
+    let mut app = App::new();
+    app.calls_per_pass = 2;
+    let mut harness = harness(app);
+    harness.run_steps(12);
+    assert_eq!(harness.query_all_by_label("MAX FPS").count(), 1);
+    assert_eq!(harness.query_all_by_label_contains("FRAME").count(), 1);
+}
+
+#[test]
+fn an_idle_app_reads_no_fps_from_the_huds_own_ticks() {
+    let mut app = App::new();
+    app.animating = false;
+    let mut harness = harness(app);
+    // 40 steps of 0.25 s: 10 s in which only the HUD's 500 ms tick wakes the app.
+    harness.run_steps(40);
+    let snapshot = hud_snapshot(&harness);
+    assert_eq!(snapshot.samples, 0, "the tick's frames gave no draw samples");
+    assert!(snapshot.fps.is_none_or(|fps| fps == 0.0), "FPS {:?}, not 2", snapshot.fps);
+    assert!(snapshot.self_induced_frames >= 20, "{} tick frames excluded", snapshot.self_induced_frames);
+}
+
+#[test]
+fn frame_reads_the_ui_time_and_drop_is_one_over_budget() {
+    let mut app = App::new();
+    app.real_time = true;
+    app.draw = Duration::from_millis(5);
+    let mut harness = harness(app);
+    harness.run_steps(40);
+    let frame = hud_snapshot(&harness).frame.expect("frames were sampled");
+    let millis = frame.as_secs_f64() * 1e3;
+    assert!((4.5..=5.5).contains(&millis), "FRAME {millis:.3} ms for a 5 ms UI");
+
+    harness.state_mut().draw = Duration::from_millis(25);
+    harness.run_steps(130); // refill the 120-sample window
+    let snapshot = hud_snapshot(&harness);
+    assert_eq!(snapshot.drop, Some(1.0), "25 ms frames against a 16.7 ms budget all drop");
+}
+
+#[test]
+fn a_slow_first_frame_is_warm_up() {
+    let mut app = App::new();
+    app.draw = Duration::from_millis(200);
+    let mut harness = harness(app);
+    harness.step();
+    harness.state_mut().draw = Duration::from_millis(3);
+    harness.run_steps(30);
+    let snapshot = hud_snapshot(&harness);
+    assert_eq!(snapshot.frame, Some(Duration::from_millis(3)));
+    assert_eq!(snapshot.p95, Some(Duration::from_millis(3)));
+}
+
+#[test]
+fn a_hidden_hud_stops_its_clock_and_its_thread() {
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(280.0, 300.0))
+        .build_ui_state(
+            |ui, shown: &mut bool| {
+                ui.label("app");
+                if *shown {
+                    egui_hud::fps_monitor(ui.ctx());
+                }
+            },
+            true,
+        );
+    harness.run_steps(8);
+    // Wait (real time) for the resource thread's first reading.
+    std::thread::sleep(Duration::from_millis(300));
+    harness.run_steps(2);
+    assert_eq!(egui_hud::is_active(&harness.ctx), (true, true));
+
+    *harness.state_mut() = false;
+    harness.run_steps(6); // 1.5 s of egui time without a call
+    assert!(!egui_hud::is_active(&harness.ctx).0, "the sampler is dropped");
+    assert!(egui_hud::snapshot(&harness.ctx).is_none());
+    let repaint_delay = harness.output().viewport_output[&egui::ViewportId::ROOT].repaint_delay;
+    assert_eq!(repaint_delay, Duration::MAX, "no repaint requested while hidden");
+    let start = Instant::now();
+    while egui_hud::is_active(&harness.ctx).1 && start.elapsed() < Duration::from_secs(3) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(!egui_hud::is_active(&harness.ctx).1, "the resource thread stopped");
+
+    *harness.state_mut() = true;
+    harness.run_steps(3); // the first refresh tick after re-showing asks for resources
+    assert_eq!(egui_hud::is_active(&harness.ctx), (true, true), "showing it again restarts both");
+}
+
+fn snapshot_harness(theme: egui::Theme) -> Harness<'static, App> {
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(240.0, 250.0))
+        .with_theme(theme)
+        .with_render_cursor(false)
+        .build_ui_state(App::ui, App::new());
+    harness.run_steps(20);
+    harness
+}
+
+#[test]
+fn snapshot_images_dark() {
+    let mut dark = snapshot_harness(egui::Theme::Dark);
+    dark.snapshot("hud_expanded_dark");
+    dark.get_by_label("MAX FPS").click_secondary();
+    dark.run_steps(4);
+    assert_eq!(egui_hud::snapshot(&dark.ctx).map(|s| MainReadout::Fps.value(&s).is_some()), Some(true));
+    dark.snapshot("hud_fps_mode_dark");
+    dark.get_by_label("FPS").click();
+    dark.run_steps(4);
+    dark.snapshot("hud_collapsed_dark");
+}
+
+#[test]
+fn snapshot_images_light() {
+    let mut light = snapshot_harness(egui::Theme::Light);
+    light.snapshot("hud_expanded_light");
+}
