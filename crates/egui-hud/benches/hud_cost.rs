@@ -1,1 +1,126 @@
-fn main() {}
+//! What the HUD adds to a frame: a typical UI with and without the HUD, and the same UI after
+//! the HUD was shown and then hidden, measured in one run. Targets: ≤ 50 µs shown,
+//! ≤ 0.5 µs hidden.
+//!
+//! `cargo bench -p egui-hud --bench hud_cost` prints the table. Under `cargo test` (no `--bench`
+//! argument) it runs a few frames only, as a smoke test.
+#![expect(clippy::print_stdout, reason = "a bench binary prints its figures")]
+
+use std::time::{Duration, Instant};
+
+/// Which HUD behaviour a context is measured with.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Variant {
+    Without,
+    Shown,
+    Hidden,
+}
+
+struct Bench {
+    ctx: egui::Context,
+    variant: Variant,
+    time_secs: f64,
+    slider: f32,
+}
+
+impl Bench {
+    fn new(variant: Variant) -> Self {
+        let mut bench = Self {
+            ctx: egui::Context::default(),
+            variant,
+            time_secs: 0.0,
+            slider: 0.5,
+        };
+        if variant == Variant::Hidden {
+            // Shown for two seconds, then not called for two: the HUD has gone quiet.
+            for _ in 0..120 {
+                bench.frame(true);
+            }
+            for _ in 0..120 {
+                bench.frame(false);
+            }
+        }
+        bench
+    }
+
+    /// One frame of a typical settings-panel UI: a heading, 40 labels, buttons, a slider.
+    fn frame(&mut self, show_hud: bool) {
+        self.time_secs += 1.0 / 60.0;
+        let input = egui::RawInput {
+            time: Some(self.time_secs),
+            screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 720.0))),
+            ..Default::default()
+        };
+        let slider = &mut self.slider;
+        let output = self.ctx.run_ui(input, |ui| {
+            egui::CentralPanel::default().show(ui, |ui| {
+                ui.heading("Settings");
+                for i in 0..40 {
+                    ui.label(format!("Row {i}: some value {}", i * 7));
+                }
+                ui.horizontal(|ui| {
+                    let _ = ui.button("Apply");
+                    let _ = ui.button("Cancel");
+                });
+                ui.add(egui::Slider::new(slider, 0.0..=1.0));
+            });
+            if show_hud {
+                egui_hud::FpsMonitor::new().show(ui.ctx());
+            }
+        });
+        std::hint::black_box(self.ctx.tessellate(output.shapes, output.pixels_per_point));
+    }
+}
+
+/// Median per-frame time of `frames` frames, over `rounds` interleaved rounds.
+fn measure(benches: &mut [Bench], frames: u32, rounds: u32) -> Vec<Duration> {
+    let mut samples: Vec<Vec<Duration>> = vec![Vec::new(); benches.len()];
+    for _ in 0..rounds {
+        for (bench, samples) in benches.iter_mut().zip(&mut samples) {
+            let show = bench.variant == Variant::Shown;
+            let start = Instant::now();
+            for _ in 0..frames {
+                bench.frame(show);
+            }
+            samples.push(start.elapsed() / frames);
+        }
+    }
+    samples
+        .into_iter()
+        .map(|mut s| {
+            s.sort_unstable();
+            s[s.len() / 2]
+        })
+        .collect()
+}
+
+fn micros(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e6
+}
+
+fn main() {
+    let benchmarking = std::env::args().any(|a| a == "--bench");
+    let (frames, rounds) = if benchmarking { (200, 41) } else { (2, 1) };
+    let mut benches = vec![
+        Bench::new(Variant::Without),
+        Bench::new(Variant::Shown),
+        Bench::new(Variant::Hidden),
+    ];
+    for bench in &mut benches {
+        let show = bench.variant == Variant::Shown;
+        for _ in 0..60 {
+            bench.frame(show); // warm caches (galleys, the HUD's warm-up)
+        }
+    }
+    let medians = measure(&mut benches, frames, rounds);
+    let (without, shown, hidden) = (medians[0], medians[1], medians[2]);
+    println!("hud_cost: median per-frame CPU time (run_ui + tessellate), {rounds} rounds x {frames} frames");
+    println!("  typical UI without the HUD       {:>9.2} µs", micros(without));
+    println!("  typical UI with the HUD shown    {:>9.2} µs  (HUD adds {:+.2} µs; target <= 50)", micros(shown), micros(shown) - micros(without));
+    println!("  typical UI, HUD hidden after use {:>9.2} µs  (HUD adds {:+.2} µs; target <= 0.5)", micros(hidden), micros(hidden) - micros(without));
+    if let Some(snapshot) = egui_hud::snapshot(&benches[1].ctx)
+        && let Some(cost) = snapshot.overlay_cost
+    {
+        println!("  the HUD's own measure of its drawing: {:.2} µs per frame", micros(cost));
+    }
+}

@@ -101,9 +101,17 @@ impl FpsMonitor {
         // Measured on the HUD's clock so a manual clock gives reproducible numbers.
         let started = state.now();
         #[cfg(feature = "wgpu")]
+        if ctx.viewport_id() == egui::ViewportId::ROOT
+            && let Some(gpu) = crate::EguiGpuTimer::get(ctx)
         {
-            crate::egui_pass_timer::EguiPassTimer::stamp_frame(&mut state, ctx);
-            state.drain_gpu(ctx);
+            if ctx.current_pass_index() == 0 {
+                gpu.drain(|passes| state.record_gpu_frame(passes));
+            }
+            gpu.stamp_frame(ctx, state.frame_is_apps());
+            state.unavailable_passes = gpu.unavailable_passes();
+            if gpu.has_pending() {
+                crate::tick::schedule_result_poll(ctx);
+            }
         }
         state.tick(ctx, now_secs);
 

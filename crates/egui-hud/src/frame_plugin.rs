@@ -33,8 +33,20 @@ impl egui::Plugin for FramePlugin {
     }
 
     fn input_hook(&mut self, ctx: &egui::Context, input: &mut egui::RawInput) {
-        let state = HudState::get(ctx, input.viewport_id);
-        let began_at = state.as_ref().map_or(Duration::ZERO, |s| s.lock().now());
+        // A hidden HUD (no sampler) has nothing to time until `fps_monitor` attaches again.
+        let (state, began_at) = match HudState::get(ctx, input.viewport_id) {
+            Some(state) => {
+                let guard = state.lock();
+                if guard.is_sampling() {
+                    let began_at = guard.now();
+                    drop(guard);
+                    (Some(state), began_at)
+                } else {
+                    (None, Duration::ZERO)
+                }
+            }
+            None => (None, Duration::ZERO),
+        };
         self.passes.push(PassInProgress { state, began_at });
     }
 

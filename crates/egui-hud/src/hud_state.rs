@@ -37,8 +37,8 @@ pub(crate) struct HudState {
     pub(crate) view: HudView,
     refresh_hz: Option<f64>,
     config_error_logged: bool,
-    #[cfg(feature = "wgpu")]
-    pub(crate) gpu: Option<crate::egui_pass_timer::EguiPassTimer>,
+    /// GPU pass labels that cannot be timed on this backend (shown as "n/a").
+    pub(crate) unavailable_passes: &'static [&'static str],
 }
 
 /// The frame being drawn, between its first pass and its final one.
@@ -82,8 +82,7 @@ impl HudState {
             view: HudView::default(),
             refresh_hz: None,
             config_error_logged: false,
-            #[cfg(feature = "wgpu")]
-            gpu: None,
+            unavailable_passes: &[],
         }
     }
 
@@ -250,21 +249,24 @@ impl HudState {
             snapshot.apply_resources(&self.resources.request());
         }
         self.view.set_plot(sampler.retained_draws(), snapshot.budget);
-        #[cfg(feature = "wgpu")]
-        let unavailable: &[&'static str] = self.gpu.as_ref().map_or(&[], |gpu| gpu.unavailable_passes());
-        #[cfg(not(feature = "wgpu"))]
-        let unavailable: &[&'static str] = &[];
-        self.view.set_readouts(&snapshot, unavailable);
+        self.view.set_readouts(&snapshot, self.unavailable_passes);
         self.displayed = Some(snapshot);
     }
 
-    /// Feeds GPU results that arrived since the last pass to the sampler.
-    #[cfg(feature = "wgpu")]
-    pub(crate) fn drain_gpu(&mut self, ctx: &egui::Context) {
+    /// Records one frame's GPU results (labelled pass durations) as they arrive.
+    pub(crate) fn record_gpu_frame<'a>(
+        &mut self,
+        passes: impl IntoIterator<Item = (&'a str, Duration)>,
+    ) {
         let now = self.clock.now();
-        if let (Some(gpu), Some(sampler)) = (&self.gpu, &mut self.sampler) {
-            gpu.drain(ctx, |passes| sampler.record_gpu_frame(now, passes));
+        if let Some(sampler) = &mut self.sampler {
+            sampler.record_gpu_frame(now, passes);
         }
+    }
+
+    /// Whether the frame in progress is the app's (not only the HUD's tick).
+    pub(crate) fn frame_is_apps(&self) -> bool {
+        self.frame.started.is_some() && self.frame.origin == FrameOrigin::App
     }
 
     pub(crate) fn resources_running(&self) -> bool {

@@ -12,6 +12,8 @@
 //! });
 //! ```
 
+#[cfg(feature = "wgpu")]
+mod egui_gpu_timer;
 mod fps_monitor;
 mod frame_plugin;
 mod hud_config;
@@ -22,6 +24,8 @@ mod main_readout;
 mod readout_row;
 mod tick;
 
+#[cfg(feature = "wgpu")]
+pub use crate::egui_gpu_timer::EguiGpuTimer;
 pub use crate::fps_monitor::{FpsMonitor, fps_monitor, is_active, set_refresh_rate, snapshot};
 pub use crate::main_readout::MainReadout;
 pub use profiler_core;

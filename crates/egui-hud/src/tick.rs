@@ -9,6 +9,16 @@ pub(crate) fn schedule(ctx: &egui::Context, after: Duration) {
     ctx.request_repaint_after(after);
 }
 
+/// While GPU results are on their way, asks for a frame soon enough to collect them in an idle
+/// app. Attributed to the HUD like the tick, so that frame is excluded too.
+#[cfg_attr(not(feature = "wgpu"), expect(dead_code, reason = "only the GPU timer polls"))]
+pub(crate) fn schedule_result_poll(ctx: &egui::Context) {
+    ctx.request_repaint_after(RESULT_POLL_INTERVAL);
+}
+
+/// How soon pending GPU results are collected: about two frames at 60 Hz.
+const RESULT_POLL_INTERVAL: Duration = Duration::from_millis(33);
+
 /// Whether the current frame was caused only by [`schedule`]. Read in the frame's first pass:
 /// repaint causes are those of the previous pass.
 ///

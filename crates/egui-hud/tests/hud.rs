@@ -1,4 +1,4 @@
-//! The HUD in a real egui loop (egui_kittest): interaction, exclusion of its own frames,
+//! The HUD in a real egui loop (`egui_kittest`): interaction, exclusion of its own frames,
 //! warm-up, hiding, and snapshot images rendered on wgpu (lavapipe in CI).
 #![expect(clippy::expect_used, reason = "test helpers fail loudly")]
 

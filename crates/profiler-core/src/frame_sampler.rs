@@ -200,6 +200,11 @@ impl FrameSampler {
         self.gpu_sum_nanos += sample.total_nanos;
     }
 
+    /// The retained draw times, oldest first: what the HUD's plot draws. No allocation.
+    pub fn retained_draws(&self) -> impl DoubleEndedIterator<Item = Duration> + '_ {
+        self.draws.iter().map(|s| Duration::from_nanos(s.draw_nanos))
+    }
+
     /// GPU results dropped because their label did not fit the per-pass table (8 labels).
     pub fn untracked_gpu_passes(&self) -> u64 {
         self.gpu_passes.untracked()

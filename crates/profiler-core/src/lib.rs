@@ -35,12 +35,14 @@
 mod bound;
 mod clock;
 mod config_error;
+mod display_refresh;
 mod frame_budget;
 mod frame_record;
 mod frame_sampler;
 mod frame_verdict;
 mod gpu_pass_reading;
 mod gpu_pass_table;
+mod gpu_usage;
 mod grade;
 mod manual_clock;
 mod memory_counter;
@@ -57,11 +59,15 @@ mod snapshot;
 pub use crate::bound::Bound;
 pub use crate::clock::Clock;
 pub use crate::config_error::ConfigError;
+pub use crate::display_refresh::{DisplayRefreshError, DisplayRefreshQuery, RandrModeTiming};
 pub use crate::frame_budget::FrameBudget;
 pub use crate::frame_record::{FrameOrigin, FrameRecord};
 pub use crate::frame_sampler::FrameSampler;
 pub use crate::frame_verdict::FrameVerdict;
 pub use crate::gpu_pass_reading::GpuPassReading;
+pub use crate::gpu_usage::{
+    DrmEngineCounters, DrmFdinfo, DrmUsageTracker, GpuUsageProbe, GpuUsageReading, GpuUsageSource,
+};
 pub use crate::grade::Grade;
 pub use crate::manual_clock::ManualClock;
 pub use crate::memory_counter::MemoryCounter;

@@ -113,6 +113,7 @@ impl std::fmt::Debug for ResourceMonitor {
 fn sample_until_idle(shared: &Shared) {
     let config = shared.config;
     let mut probe = ProcessProbe::new();
+    let mut gpu = crate::GpuUsageProbe::new();
     let window_len = usize::try_from(
         config.average_window.as_nanos() / config.sample_interval.as_nanos().max(1),
     )
@@ -121,12 +122,12 @@ fn sample_until_idle(shared: &Shared) {
     let mut window: VecDeque<Sample> = VecDeque::with_capacity(window_len);
     loop {
         let at = shared.clock.now();
-        let gpu_reading: Option<(f64, &'static str)> = None;
+        let gpu_reading = gpu.sample(u64::try_from(at.as_nanos()).unwrap_or(u64::MAX));
         window.push_back(Sample {
             at,
             cpu_time: probe.cpu_time(),
             memory: probe.memory(),
-            gpu_busy_percent: gpu_reading.map(|r| r.0),
+            gpu_busy_percent: gpu_reading.map(|r| r.busy_percent),
         });
         while window
             .front()
@@ -135,7 +136,7 @@ fn sample_until_idle(shared: &Shared) {
             window.pop_front();
         }
         let mut reading = average(&window);
-        reading.gpu_source = gpu_reading.map(|r| r.1);
+        reading.gpu_source = gpu_reading.map(|r| r.source.name());
 
         let mut state = shared.state.lock();
         state.reading = reading;

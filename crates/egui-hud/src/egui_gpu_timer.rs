@@ -1,0 +1,209 @@
+use std::sync::Arc;
+
+use gpu_timing::{FrameId, GpuScope, GpuTimer, GpuTimerSettings, PassTimestamps, TimestampSupport};
+use parking_lot::Mutex;
+
+/// The GPU timer shared through the egui context: it times egui's own render pass (when the
+/// device allows) and the passes the app times itself, in the same frames.
+///
+/// Get it with [`crate::gpu_timer`] after [`crate::install`] (eframe on wgpu) or
+/// [`EguiGpuTimer::install`]. In a paint callback's `prepare`, put
+/// [`EguiGpuTimer::pass_timestamps`] into your render pass descriptor; the HUD shows the pass
+/// under its label in the `GPU` row.
+///
+/// egui's pass is bracketed by a begin stamp written on egui's encoder after every callback's
+/// `prepare` (so app passes recorded there are not counted twice) and an end stamp written
+/// inside egui's render pass from a callback on the top layer. That needs
+/// `TIMESTAMP_QUERY_INSIDE_PASSES`; without it egui's pass shows "n/a".
+#[derive(Clone)]
+pub struct EguiGpuTimer {
+    timer: GpuTimer,
+    frame: Arc<Mutex<FrameStamps>>,
+}
+
+#[derive(Default)]
+struct FrameStamps {
+    /// The frame being recorded (opened by the first caller this egui frame).
+    open: Option<FrameId>,
+    /// egui's pass scope in the open frame.
+    egui_scope: Option<GpuScope>,
+    /// Frames whose stamps are all recorded and that the next egui encoder resolves.
+    to_resolve: Vec<FrameId>,
+}
+
+/// The label egui's own render pass is shown under.
+pub(crate) const EGUI_PASS_LABEL: &str = "egui";
+
+impl EguiGpuTimer {
+    fn id() -> egui::Id {
+        egui::Id::unique("egui_hud_gpu_timer")
+    }
+
+    /// Creates the timer for `device` and shares it through `ctx`. The device must have been
+    /// created with the timestamp features ([`crate::with_timestamp_features`]); without them
+    /// the timer does nothing and the GPU row says why.
+    ///
+    /// # Errors
+    /// A [`gpu_timing::GpuTimingError`] when the timer's buffers cannot be created.
+    pub fn install(
+        ctx: &egui::Context,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+    ) -> Result<Self, gpu_timing::GpuTimingError> {
+        let timer = GpuTimer::new(device, queue, GpuTimerSettings::default())?;
+        if timer.support() != TimestampSupport::Full {
+            log::info!("egui-hud: GPU timing: {}", timer.support().reason());
+        }
+        let shared = Self {
+            timer,
+            frame: Arc::new(Mutex::new(FrameStamps::default())),
+        };
+        ctx.data_mut(|d| d.insert_temp(Self::id(), shared.clone()));
+        Ok(shared)
+    }
+
+    /// The timer installed on `ctx`, if any.
+    pub fn get(ctx: &egui::Context) -> Option<Self> {
+        ctx.data(|d| d.get_temp::<Self>(Self::id()))
+    }
+
+    /// The underlying timer: statistics, support, calibration.
+    pub fn timer(&self) -> &GpuTimer {
+        &self.timer
+    }
+
+    /// Timestamp writes for one app pass in the current egui frame, labelled `label`. Call it
+    /// from a paint callback's `prepare` and put
+    /// [`PassTimestamps::render_pass_writes`] into the pass descriptor. `None` when the device
+    /// cannot time passes or the frame's pool is full (counted). One lock.
+    pub fn pass_timestamps(&self, label: &str) -> Option<PassTimestamps> {
+        let frame = self.open_frame()?;
+        self.timer.pass_timestamps(frame, label)
+    }
+
+    fn open_frame(&self) -> Option<FrameId> {
+        let mut stamps = self.frame.lock();
+        if stamps.open.is_none() {
+            stamps.open = self.timer.begin_frame();
+        }
+        stamps.open
+    }
+
+    /// GPU passes that cannot be timed on this device: egui's pass without
+    /// `TIMESTAMP_QUERY_INSIDE_PASSES`.
+    pub(crate) fn unavailable_passes(&self) -> &'static [&'static str] {
+        if self.timer.support().can_write_inside_passes() {
+            &[]
+        } else {
+            &[EGUI_PASS_LABEL]
+        }
+    }
+
+    /// Adds the paint callbacks that stamp this frame's egui pass. `timed` is false for frames
+    /// only the HUD's tick caused: they still resolve earlier frames, but are not timed.
+    pub(crate) fn stamp_frame(&self, ctx: &egui::Context, timed: bool) {
+        let rect = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1.0, 1.0));
+        let begin = BeginStamp {
+            shared: self.clone(),
+            timed,
+        };
+        ctx.layer_painter(egui::LayerId::background())
+            .add(egui_wgpu::Callback::new_paint_callback(rect, begin));
+        if timed && self.timer.support().can_write_inside_passes() {
+            let end = EndStamp {
+                shared: self.clone(),
+            };
+            ctx.layer_painter(egui::LayerId::debug())
+                .add(egui_wgpu::Callback::new_paint_callback(rect, end));
+        }
+    }
+
+    /// Hands every GPU result that has arrived to `record` as labelled durations. Never blocks.
+    pub(crate) fn drain(&self, mut record: impl FnMut(&mut dyn Iterator<Item = (&str, std::time::Duration)>)) {
+        self.timer.poll_results(|result| {
+            let mut passes = result.passes.iter().filter_map(|pass| {
+                let duration = std::time::Duration::try_from_secs_f64(pass.duration_secs).ok()?;
+                Some((&*pass.label, duration))
+            });
+            record(&mut passes);
+        });
+    }
+
+    pub(crate) fn has_pending(&self) -> bool {
+        self.timer.has_pending()
+    }
+}
+
+/// Written in `finish_prepare`, after every callback's `prepare`, on egui's encoder.
+struct BeginStamp {
+    shared: EguiGpuTimer,
+    timed: bool,
+}
+
+impl egui_wgpu::CallbackTrait for BeginStamp {
+    fn finish_prepare(
+        &self,
+        _device: &wgpu::Device,
+        _queue: &wgpu::Queue,
+        egui_encoder: &mut wgpu::CommandEncoder,
+        _resources: &mut egui_wgpu::CallbackResources,
+    ) -> Vec<wgpu::CommandBuffer> {
+        let timer = &self.shared.timer;
+        let mut stamps = self.shared.frame.lock();
+        if stamps.egui_scope.take().is_some()
+            && let Some(unfinished) = stamps.open.take()
+        {
+            // The last frame was never painted (surface lost, window hidden): its egui scope
+            // has no end stamp and validation rejects it; resolve it to free its slot.
+            stamps.to_resolve.push(unfinished);
+        }
+        // Earlier frames' stamps are all in submitted command buffers: resolve them on this
+        // encoder, which is submitted after them.
+        for frame in stamps.to_resolve.drain(..) {
+            timer.resolve_frame(frame, egui_encoder);
+        }
+        if self.timed && timer.support().can_write_inside_passes() {
+            if stamps.open.is_none() {
+                stamps.open = timer.begin_frame();
+            }
+            if let Some(frame) = stamps.open {
+                stamps.egui_scope = timer.begin_encoder_scope(frame, EGUI_PASS_LABEL, egui_encoder);
+            }
+        } else if let Some(frame) = stamps.open.take() {
+            // App passes only (or an untimed frame): the frame's stamps are in this encoder's
+            // callbacks, submitted before it, so resolving here is safe.
+            timer.resolve_frame(frame, egui_encoder);
+        }
+        Vec::new()
+    }
+
+    fn paint(
+        &self,
+        _info: egui::PaintCallbackInfo,
+        _render_pass: &mut wgpu::RenderPass<'static>,
+        _resources: &egui_wgpu::CallbackResources,
+    ) {
+    }
+}
+
+/// Painted last (debug layer): closes egui's pass scope inside the pass.
+struct EndStamp {
+    shared: EguiGpuTimer,
+}
+
+impl egui_wgpu::CallbackTrait for EndStamp {
+    fn paint(
+        &self,
+        _info: egui::PaintCallbackInfo,
+        render_pass: &mut wgpu::RenderPass<'static>,
+        _resources: &egui_wgpu::CallbackResources,
+    ) {
+        let mut stamps = self.shared.frame.lock();
+        if let Some(scope) = stamps.egui_scope.take() {
+            self.shared.timer.end_scope_in_render_pass(&scope, render_pass);
+        }
+        if let Some(frame) = stamps.open.take() {
+            stamps.to_resolve.push(frame);
+        }
+    }
+}

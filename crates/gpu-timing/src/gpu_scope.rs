@@ -1,0 +1,21 @@
+use crate::FrameId;
+
+/// An open timing scope whose begin stamp was written on an encoder; close it with
+/// [`crate::GpuTimer::end_scope_in_render_pass`] or [`crate::GpuTimer::end_encoder_scope`].
+///
+/// `Clone + Send + Sync` so it can wait in egui-wgpu's `CallbackResources` between a paint
+/// callback's `prepare` and `paint`. Holds a clone of the slot's `QuerySet` (no allocation). A
+/// scope never closed before its frame is resolved is rejected and counted as invalid.
+#[derive(Clone, Debug)]
+pub struct GpuScope {
+    pub(crate) frame: FrameId,
+    pub(crate) query_set: wgpu::QuerySet,
+    pub(crate) pair: u32,
+}
+
+impl GpuScope {
+    /// The frame this scope belongs to.
+    pub fn frame(&self) -> FrameId {
+        self.frame
+    }
+}

@@ -1,0 +1,631 @@
+use std::sync::Arc;
+use std::time::Instant;
+
+use parking_lot::Mutex;
+
+use crate::calibration_probe::CalibrationProbe;
+use crate::frame_slot::{FrameSlot, PairRecord, SlotPhase};
+use crate::map_signal::MapState;
+use crate::timestamp_pair::ticks_to_gpu_nanos;
+use crate::{
+    ClockCalibration, FrameId, GpuFrameResult, GpuPassResult, GpuScope, GpuTimerSettings,
+    GpuTimerStats, GpuTimingError, PassTimestamps, TimestampPair, TimestampSupport,
+};
+
+/// Labels kept for reuse; past this many distinct labels each new one allocates per use instead
+/// of growing the table without bound (a caller formatting frame numbers into labels).
+const MAX_INTERNED_LABELS: usize = 256;
+
+/// Times wgpu passes with timestamp queries, without ever stalling the CPU on the GPU.
+///
+/// Cheap to clone (an `Arc`), `Send + Sync`, and every method takes `&self`, so it can live in
+/// egui-wgpu's `CallbackResources` and be used from paint callbacks. All GPU memory is allocated
+/// in [`Self::new`] (see [`GpuTimerSettings`]); per frame the timer allocates nothing after the
+/// first sight of each label, apart from what wgpu itself allocates for the map request.
+///
+/// A frame goes: [`Self::begin_frame`] → passes ([`Self::pass_timestamps`]) and scopes
+/// ([`Self::begin_encoder_scope`] … [`Self::end_encoder_scope`] /
+/// [`Self::end_scope_in_render_pass`]) on any encoders → [`Self::resolve_frame`] on an encoder
+/// submitted after all of them → results from [`Self::poll_results`], about two frames later.
+///
+/// On a device without timestamp features every method is a cheap no-op and [`Self::support`]
+/// says why.
+#[derive(Clone)]
+pub struct GpuTimer {
+    shared: Arc<Shared>,
+}
+
+impl std::fmt::Debug for GpuTimer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GpuTimer")
+            .field("support", &self.shared.support)
+            .field("stats", &self.stats())
+            .finish_non_exhaustive()
+    }
+}
+
+struct Shared {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    support: TimestampSupport,
+    settings: GpuTimerSettings,
+    state: Mutex<TimerState>,
+    /// Reused result buffers handed to `poll_results` callbacks. A separate lock so that the
+    /// callbacks run without `state` held and may call back into the timer.
+    delivery: Mutex<Vec<GpuFrameResult>>,
+    calibration: Mutex<CalibrationState>,
+}
+
+struct TimerState {
+    slots: Vec<FrameSlot>,
+    labels: Vec<Arc<str>>,
+    next_frame_index: u64,
+    last_begin: Option<Instant>,
+    stats: GpuTimerStats,
+    disposed: bool,
+}
+
+#[derive(Default)]
+struct CalibrationState {
+    probe: Option<CalibrationProbe>,
+    latest: Option<ClockCalibration>,
+}
+
+impl GpuTimer {
+    /// Creates the timer and, if the device supports timestamps, its ring of
+    /// `settings.frame_slots` query sets and buffers.
+    ///
+    /// A device without `TIMESTAMP_QUERY` is not an error: the timer is a no-op, [`Self::support`]
+    /// is [`TimestampSupport::None`], and the reason is logged once here.
+    ///
+    /// # Errors
+    /// [`GpuTimingError::InvalidSettings`] if `settings.validate()` fails.
+    pub fn new(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        settings: GpuTimerSettings,
+    ) -> Result<Self, GpuTimingError> {
+        settings.validate()?;
+        let support = TimestampSupport::from_features(device.features());
+        if support == TimestampSupport::Full {
+            log::debug!("gpu-timing: all timestamp features available");
+        } else {
+            log::info!("gpu-timing: {}", support.reason());
+        }
+        let slots = if support.can_time_passes() {
+            (0..settings.frame_slots)
+                .map(|_| FrameSlot::new(device, settings.max_passes_per_frame))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let delivery = (0..settings.frame_slots)
+            .map(|_| GpuFrameResult {
+                passes: Vec::with_capacity(settings.max_passes_per_frame as usize),
+                ..GpuFrameResult::default()
+            })
+            .collect();
+        Ok(Self {
+            shared: Arc::new(Shared {
+                device: device.clone(),
+                queue: queue.clone(),
+                support,
+                settings,
+                state: Mutex::new(TimerState {
+                    slots,
+                    labels: Vec::new(),
+                    next_frame_index: 0,
+                    last_begin: None,
+                    stats: GpuTimerStats::default(),
+                    disposed: false,
+                }),
+                delivery: Mutex::new(delivery),
+                calibration: Mutex::new(CalibrationState::default()),
+            }),
+        })
+    }
+
+    /// What the device can time; fixed at creation. Free.
+    pub fn support(&self) -> TimestampSupport {
+        self.shared.support
+    }
+
+    /// The settings the timer was created with.
+    pub fn settings(&self) -> &GpuTimerSettings {
+        &self.shared.settings
+    }
+
+    /// Counters since creation. One lock.
+    pub fn stats(&self) -> GpuTimerStats {
+        self.shared.state.lock().stats
+    }
+
+    /// Claims a ring slot for a new frame.
+    ///
+    /// Returns `None` when timing is unsupported or the timer disposed, and `None` plus one
+    /// [`GpuTimerStats::dropped_frames`] when every slot is still in flight (results not yet
+    /// read: call [`Self::poll_results`] every frame). A slot begun but left unresolved for a
+    /// whole ring's worth of frames is reclaimed and counted as dropped. One lock, no allocation.
+    pub fn begin_frame(&self) -> Option<FrameId> {
+        if !self.shared.support.can_time_passes() {
+            return None;
+        }
+        let mut state = self.shared.state.lock();
+        if state.disposed {
+            return None;
+        }
+        let now = Instant::now();
+        let cpu_interval = state
+            .last_begin
+            .map(|last| now.saturating_duration_since(last));
+        state.last_begin = Some(now);
+
+        let next_index = state.next_frame_index;
+        let ring = state.slots.len() as u64;
+        let mut reclaimed = 0;
+        for slot in &mut state.slots {
+            if slot.phase == SlotPhase::Recording && slot.frame.index() + ring <= next_index {
+                slot.phase = SlotPhase::Free;
+                reclaimed += 1;
+            }
+        }
+        state.stats.dropped_frames += reclaimed;
+
+        let Some(slot_index) = state.slots.iter().position(|s| s.phase == SlotPhase::Free) else {
+            state.stats.dropped_frames += 1;
+            return None;
+        };
+        let frame = FrameId::new(next_index, u32::try_from(slot_index).ok()?);
+        state.next_frame_index += 1;
+        let slot = state.slots.get_mut(slot_index)?;
+        slot.phase = SlotPhase::Recording;
+        slot.frame = frame;
+        slot.pairs.clear();
+        slot.cpu_interval = cpu_interval;
+        Some(frame)
+    }
+
+    /// Reserves a timestamp pair for one pass the caller is about to begin; put
+    /// [`PassTimestamps::render_pass_writes`] into its descriptor. Needs `TIMESTAMP_QUERY`.
+    ///
+    /// `None` if unsupported, if `frame` is stale or already resolved, or if the frame already
+    /// has `max_passes_per_frame` passes (then [`GpuTimerStats::skipped_passes`] counts it).
+    /// One lock; allocates only the first time a label is seen.
+    pub fn pass_timestamps(&self, frame: FrameId, label: &str) -> Option<PassTimestamps> {
+        let (query_set, pair) = self.reserve_pair(frame, label, true)?;
+        Some(PassTimestamps {
+            query_set,
+            begin_index: pair * 2,
+        })
+    }
+
+    /// Opens a scope by writing its begin stamp on `encoder` now.
+    ///
+    /// Uses `CommandEncoder::write_timestamp` (`TIMESTAMP_QUERY_INSIDE_ENCODERS`); with only
+    /// `TIMESTAMP_QUERY` it records an empty compute pass that stamps its beginning instead.
+    /// For egui's own pass, call this from a paint callback's `prepare` on egui's encoder.
+    /// `None` in the same cases as [`Self::pass_timestamps`]. One lock plus one command.
+    pub fn begin_encoder_scope(
+        &self,
+        frame: FrameId,
+        label: &str,
+        encoder: &mut wgpu::CommandEncoder,
+    ) -> Option<GpuScope> {
+        let (query_set, pair) = self.reserve_pair(frame, label, false)?;
+        let index = pair * 2;
+        if self.shared.support.can_write_on_encoders() {
+            encoder.write_timestamp(&query_set, index);
+        } else {
+            stamp_with_empty_pass(encoder, &query_set, Some(index), None);
+        }
+        Some(GpuScope {
+            frame,
+            query_set,
+            pair,
+        })
+    }
+
+    /// Closes `scope` with a stamp written inside a render pass (egui's: from a paint callback's
+    /// `paint` on the top layer). Needs `TIMESTAMP_QUERY_INSIDE_PASSES`.
+    ///
+    /// Returns whether the stamp was written: `false` without the feature or when the scope's
+    /// frame is no longer recording (the scope is then rejected as unfinished). One lock.
+    pub fn end_scope_in_render_pass(
+        &self,
+        scope: &GpuScope,
+        render_pass: &mut wgpu::RenderPass<'_>,
+    ) -> bool {
+        if !self.shared.support.can_write_inside_passes() || !self.close_pair(scope) {
+            return false;
+        }
+        render_pass.write_timestamp(&scope.query_set, scope.pair * 2 + 1);
+        true
+    }
+
+    /// Closes `scope` with a stamp written on `encoder` (or, with only `TIMESTAMP_QUERY`, an
+    /// empty compute pass stamping its end). Returns whether the stamp was written. One lock.
+    pub fn end_encoder_scope(&self, scope: &GpuScope, encoder: &mut wgpu::CommandEncoder) -> bool {
+        if !self.close_pair(scope) {
+            return false;
+        }
+        let index = scope.pair * 2 + 1;
+        if self.shared.support.can_write_on_encoders() {
+            encoder.write_timestamp(&scope.query_set, index);
+        } else {
+            stamp_with_empty_pass(encoder, &scope.query_set, None, Some(index));
+        }
+        true
+    }
+
+    /// Records the frame's resolve, copy and map-on-submit on `encoder`, which must be submitted
+    /// after every command buffer holding the frame's stamps (the same one is fine, or a later
+    /// frame's, e.g. the next egui `prepare`). After this the frame takes no more passes.
+    ///
+    /// Idempotent: returns `true` only the first time for a frame with passes; a second call, a
+    /// stale id or a frame without passes (its slot is freed at once) records nothing. If
+    /// `encoder` is dropped unsubmitted the frame is counted as dropped. One lock, three commands.
+    pub fn resolve_frame(&self, frame: FrameId, encoder: &mut wgpu::CommandEncoder) -> bool {
+        let (query_set, resolve_buffer, readback_buffer, query_count, on_mapped) = {
+            let mut state = self.shared.state.lock();
+            if state.disposed {
+                return false;
+            }
+            let Some(slot) = state.slots.get_mut(frame.slot()) else {
+                return false;
+            };
+            if !slot.holds(frame) || slot.phase != SlotPhase::Recording {
+                return false;
+            }
+            if slot.pairs.is_empty() {
+                slot.phase = SlotPhase::Free;
+                return false;
+            }
+            slot.phase = SlotPhase::Resolved;
+            let query_count = u32::try_from(slot.pairs.len() * 2).ok().unwrap_or(0);
+            (
+                slot.query_set.clone(),
+                slot.resolve_buffer.clone(),
+                slot.readback_buffer.clone(),
+                query_count,
+                slot.signal.arm(),
+            )
+        };
+        let bytes = u64::from(query_count) * u64::from(wgpu::QUERY_SIZE);
+        encoder.resolve_query_set(&query_set, 0..query_count, &resolve_buffer, 0);
+        encoder.copy_buffer_to_buffer(&resolve_buffer, 0, &readback_buffer, 0, bytes);
+        encoder.map_buffer_on_submit(&readback_buffer, wgpu::MapMode::Read, 0..bytes, on_mapped);
+        true
+    }
+
+    /// Delivers every frame whose readback has arrived, oldest first, to `on_frame`; returns how
+    /// many. Never blocks.
+    ///
+    /// Polls the device without waiting first (unless `settings.poll_device` is off), so results
+    /// also arrive in an idle app. Each pass is validated ([`TimestampPair::validate`] with a fresh
+    /// `Queue::get_timestamp_period`); rejected ones are counted, not delivered. `on_frame` runs
+    /// with no lock held and may use the timer (a nested `poll_results` returns 0). Allocates
+    /// nothing; costs one lock plus a copy of 16 bytes per pass.
+    pub fn poll_results(&self, mut on_frame: impl FnMut(&GpuFrameResult)) -> usize {
+        if !self.shared.support.can_time_passes() {
+            return 0;
+        }
+        if self.shared.settings.poll_device
+            && let Err(error) = self.shared.device.poll(wgpu::PollType::Poll)
+        {
+            log::debug!("gpu-timing: device poll failed: {error}");
+        }
+        let Some(mut delivery) = self.shared.delivery.try_lock() else {
+            return 0;
+        };
+        let period_nanos = self.shared.queue.get_timestamp_period();
+        let ready = {
+            let mut state = self.shared.state.lock();
+            if state.disposed {
+                return 0;
+            }
+            self.collect_ready(&mut state, &mut delivery, period_nanos)
+        };
+        let Some(ready_frames) = delivery.get_mut(..ready) else {
+            return 0;
+        };
+        ready_frames.sort_unstable_by_key(|r| r.frame_id.index());
+        for frame in ready_frames.iter() {
+            on_frame(frame);
+        }
+        ready
+    }
+
+    /// Like [`Self::poll_results`] but returns owned results (allocates them).
+    pub fn take_results(&self) -> Vec<GpuFrameResult> {
+        let mut results = Vec::new();
+        self.poll_results(|r| results.push(r.clone()));
+        results
+    }
+
+    /// Whether a resolved frame's results are still on their way; while this is true an idle app
+    /// should repaint (or call [`Self::poll_results`]) soon. Frames still recording are not
+    /// counted: they wait for the caller's [`Self::resolve_frame`]. One lock.
+    pub fn has_pending(&self) -> bool {
+        self.shared
+            .state
+            .lock()
+            .slots
+            .iter()
+            .any(|s| s.phase == SlotPhase::Resolved)
+    }
+
+    /// Slots not free (recording or resolved); at `settings.frame_slots` the next frame is
+    /// dropped. One lock.
+    pub fn frames_in_flight(&self) -> usize {
+        self.shared
+            .state
+            .lock()
+            .slots
+            .iter()
+            .filter(|s| s.phase != SlotPhase::Free)
+            .count()
+    }
+
+    /// Measures how the GPU clock maps to [`Instant`]: waits for the queue to drain, then brackets
+    /// `settings.calibration_tries` tiny timestamp-only submissions with CPU clock reads and keeps
+    /// the tightest.
+    ///
+    /// **Blocks** for several GPU round trips (≈0.1–2 ms each): call it at startup or every few
+    /// seconds ([`Self::recalibrate_if_stale`]), never every frame.
+    ///
+    /// # Errors
+    /// [`GpuTimingError::CalibrationUnsupported`] without `TIMESTAMP_QUERY`,
+    /// [`GpuTimingError::Disposed`], or a poll/map failure, or
+    /// [`GpuTimingError::NoUsableSample`] when the GPU only returned zeros.
+    pub fn calibrate(&self) -> Result<ClockCalibration, GpuTimingError> {
+        if !self.shared.support.can_time_passes() {
+            return Err(GpuTimingError::CalibrationUnsupported);
+        }
+        if self.shared.state.lock().disposed {
+            return Err(GpuTimingError::Disposed);
+        }
+        let mut calibration = self.shared.calibration.lock();
+        let probe = calibration
+            .probe
+            .get_or_insert_with(|| CalibrationProbe::new(&self.shared.device));
+        let fresh = probe.calibrate(
+            &self.shared.device,
+            &self.shared.queue,
+            self.shared.support,
+            self.shared.settings.calibration_tries,
+        )?;
+        calibration.latest = Some(fresh);
+        Ok(fresh)
+    }
+
+    /// The latest calibration, if any; no GPU work.
+    pub fn calibration(&self) -> Option<ClockCalibration> {
+        self.shared.calibration.lock().latest
+    }
+
+    /// Returns the latest calibration, calibrating again first (blocking, see [`Self::calibrate`])
+    /// if there is none or it is older than `settings.recalibration_interval`.
+    ///
+    /// # Errors
+    /// As [`Self::calibrate`].
+    pub fn recalibrate_if_stale(&self) -> Result<ClockCalibration, GpuTimingError> {
+        match self.calibration() {
+            Some(latest) if latest.age() < self.shared.settings.recalibration_interval => {
+                Ok(latest)
+            }
+            _ => self.calibrate(),
+        }
+    }
+
+    /// Releases the timer's GPU resources and turns every method into a no-op. Idempotent and
+    /// safe with maps pending: buffers with a pending map are only dropped (wgpu then cancels the
+    /// map), never unmapped. Stamps already recorded in unsubmitted encoders stay valid, because
+    /// the query sets are dropped, not destroyed. `Drop` of the last clone does the same.
+    pub fn dispose(&self) {
+        self.shared.dispose();
+        *self.shared.calibration.lock() = CalibrationState::default();
+    }
+
+    fn reserve_pair(
+        &self,
+        frame: FrameId,
+        label: &str,
+        closed: bool,
+    ) -> Option<(wgpu::QuerySet, u32)> {
+        let mut state = self.shared.state.lock();
+        if state.disposed {
+            return None;
+        }
+        let max_pairs = self.shared.settings.max_passes_per_frame as usize;
+        let recording = state
+            .slots
+            .get(frame.slot())
+            .is_some_and(|s| s.holds(frame) && s.phase == SlotPhase::Recording);
+        if !recording {
+            return None;
+        }
+        let full = state
+            .slots
+            .get(frame.slot())
+            .is_none_or(|s| s.pairs.len() >= max_pairs);
+        if full {
+            state.stats.skipped_passes += 1;
+            return None;
+        }
+        let label = intern(&mut state.labels, label);
+        let slot = state.slots.get_mut(frame.slot())?;
+        let pair = u32::try_from(slot.pairs.len()).ok()?;
+        slot.pairs.push(PairRecord { label, closed });
+        Some((slot.query_set.clone(), pair))
+    }
+
+    fn close_pair(&self, scope: &GpuScope) -> bool {
+        let mut state = self.shared.state.lock();
+        if state.disposed {
+            return false;
+        }
+        let Some(slot) = state.slots.get_mut(scope.frame.slot()) else {
+            return false;
+        };
+        if !slot.holds(scope.frame) || slot.phase != SlotPhase::Recording {
+            return false;
+        }
+        slot.pairs.get_mut(scope.pair as usize).is_some_and(|p| {
+            p.closed = true;
+            true
+        })
+    }
+
+    /// Moves every readable slot's validated results into `delivery` and frees those slots;
+    /// returns how many entries of `delivery` were filled.
+    fn collect_ready(
+        &self,
+        state: &mut TimerState,
+        delivery: &mut Vec<GpuFrameResult>,
+        period_nanos: f32,
+    ) -> usize {
+        let settings = &self.shared.settings;
+        let mut ready = 0;
+        let TimerState { slots, stats, .. } = state;
+        for slot in slots.iter_mut().filter(|s| s.phase == SlotPhase::Resolved) {
+            match slot.signal.state() {
+                MapState::Pending => continue,
+                MapState::Failed | MapState::Abandoned => {
+                    slot.phase = SlotPhase::Free;
+                    stats.dropped_frames += 1;
+                    continue;
+                }
+                MapState::Mapped => {}
+            }
+            slot.phase = SlotPhase::Free;
+            if !read_ticks(slot) {
+                stats.dropped_frames += 1;
+                continue;
+            }
+            if delivery.len() <= ready {
+                delivery.push(GpuFrameResult::default());
+            }
+            let Some(result) = delivery.get_mut(ready) else {
+                continue;
+            };
+            ready += 1;
+            result.frame_id = slot.frame;
+            result.passes.clear();
+            result.rejected_passes = 0;
+            let limit_secs = match (settings.max_frame_interval_factor, slot.cpu_interval) {
+                (Some(factor), Some(interval)) => settings
+                    .max_plausible_duration_secs
+                    .min(factor * interval.as_secs_f64()),
+                _ => settings.max_plausible_duration_secs,
+            };
+            for (pair, ticks) in slot.pairs.iter().zip(slot.raw_ticks.chunks_exact(2)) {
+                let &[begin_ticks, end_ticks] = ticks else {
+                    continue;
+                };
+                let verdict = if pair.closed {
+                    TimestampPair {
+                        begin_ticks,
+                        end_ticks,
+                    }
+                    .validate(period_nanos, limit_secs)
+                    .map_err(|e| e.to_string())
+                } else {
+                    Err("scope never closed".to_owned())
+                };
+                match verdict {
+                    Ok(duration_secs) => result.passes.push(GpuPassResult {
+                        label: Arc::clone(&pair.label),
+                        duration_secs,
+                        begin_gpu_nanos: ticks_to_gpu_nanos(begin_ticks, period_nanos),
+                        end_gpu_nanos: ticks_to_gpu_nanos(end_ticks, period_nanos),
+                    }),
+                    Err(reason) => {
+                        log::debug!(
+                            "gpu-timing: rejected pass {:?} of frame {}: {reason}",
+                            pair.label,
+                            slot.frame.index()
+                        );
+                        result.rejected_passes += 1;
+                    }
+                }
+            }
+            stats.invalid_results += u64::from(result.rejected_passes);
+            stats.timed_frames += 1;
+        }
+        ready
+    }
+}
+
+impl Shared {
+    fn dispose(&self) {
+        let mut state = self.state.lock();
+        if state.disposed {
+            return;
+        }
+        state.disposed = true;
+        for slot in &state.slots {
+            if slot.phase == SlotPhase::Resolved && slot.signal.state() == MapState::Mapped {
+                slot.readback_buffer.unmap();
+            }
+        }
+        state.slots.clear();
+        state.labels.clear();
+    }
+}
+
+impl Drop for Shared {
+    fn drop(&mut self) {
+        self.dispose();
+    }
+}
+
+/// Copies a mapped slot's timestamps into its scratch and unmaps; `false` if the view failed.
+fn read_ticks(slot: &mut FrameSlot) -> bool {
+    let bytes = slot.pairs.len() as u64 * 2 * u64::from(wgpu::QUERY_SIZE);
+    slot.raw_ticks.clear();
+    let ok = match slot.readback_buffer.get_mapped_range(0..bytes) {
+        Ok(view) => {
+            slot.raw_ticks.extend(
+                view.chunks_exact(8)
+                    .map(|b| b.try_into().map_or(0, u64::from_le_bytes)),
+            );
+            true
+        }
+        Err(error) => {
+            log::warn!("gpu-timing: could not read a mapped readback buffer: {error}");
+            false
+        }
+    };
+    slot.readback_buffer.unmap();
+    ok
+}
+
+/// Finds or stores `label` so that per-frame use does not allocate.
+fn intern(labels: &mut Vec<Arc<str>>, label: &str) -> Arc<str> {
+    if let Some(known) = labels.iter().find(|l| &***l == label) {
+        return Arc::clone(known);
+    }
+    let fresh: Arc<str> = Arc::from(label);
+    if labels.len() < MAX_INTERNED_LABELS {
+        labels.push(Arc::clone(&fresh));
+    }
+    fresh
+}
+
+/// Stamps via an empty compute pass's `timestamp_writes`, the only stamp available with plain
+/// `TIMESTAMP_QUERY`.
+fn stamp_with_empty_pass(
+    encoder: &mut wgpu::CommandEncoder,
+    query_set: &wgpu::QuerySet,
+    beginning_of_pass_write_index: Option<u32>,
+    end_of_pass_write_index: Option<u32>,
+) {
+    let _pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+        label: Some("gpu-timing stamp"),
+        timestamp_writes: Some(wgpu::ComputePassTimestampWrites {
+            query_set,
+            beginning_of_pass_write_index,
+            end_of_pass_write_index,
+        }),
+    });
+}

@@ -1,0 +1,147 @@
+use std::time::Duration;
+
+use crate::GpuTimingError;
+
+/// Configuration of a [`crate::GpuTimer`]: plain data, checked by [`Self::validate`].
+///
+/// All GPU memory is allocated from these numbers once, in [`crate::GpuTimer::new`]:
+/// `frame_slots` × (a query set of `2 × max_passes_per_frame` timestamps and two buffers of
+/// `16 × max_passes_per_frame` bytes). The defaults use 4 × 512 bytes × 2 ≈ 4 KiB of buffers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GpuTimerSettings {
+    /// Frames that can be in flight (recording, resolving, mapping or waiting to be read) at once.
+    ///
+    /// Default 4: results arrive about two frames late, so 3 slots are busy in steady state and one
+    /// spare absorbs a late poll. Range 1..=16.
+    pub frame_slots: usize,
+
+    /// Timed passes and scopes per frame; past it a pass is not timed and
+    /// [`crate::GpuTimerStats::skipped_passes`] counts it. Default 16. Range 1..=2048
+    /// (a query set holds at most 4096 timestamps).
+    pub max_passes_per_frame: u32,
+
+    /// Any pass longer than this is rejected as implausible (a wrapped or reset clock, a
+    /// mismatched pair). Default 1 s; must be positive and finite.
+    pub max_plausible_duration_secs: f64,
+
+    /// Optional extra check: reject a pass longer than this many CPU frame intervals (the time
+    /// between this frame's `begin_frame` and the previous one). Default `None` (off), because
+    /// unpaced loops can begin frames faster than the GPU finishes them; vsync-paced apps such as
+    /// eframe can set e.g. `Some(4.0)`. Must be ≥ 1 when set.
+    pub max_frame_interval_factor: Option<f64>,
+
+    /// Calibration tries per [`crate::GpuTimer::calibrate`]; the tightest bracket wins.
+    /// Default 8; range 1..=64. Each try is one blocking round trip to the GPU (~60 µs–1 ms).
+    pub calibration_tries: u32,
+
+    /// Age after which [`crate::GpuTimer::recalibrate_if_stale`] calibrates again to follow the
+    /// drift between GPU and CPU clocks. Default 10 s.
+    pub recalibration_interval: Duration,
+
+    /// Call `device.poll(PollType::Poll)` (non-blocking) in [`crate::GpuTimer::poll_results`], so
+    /// results also arrive in an idle app that does not submit. Default `true`; turn it off if
+    /// another thread polls the device.
+    pub poll_device: bool,
+}
+
+impl Default for GpuTimerSettings {
+    fn default() -> Self {
+        Self {
+            frame_slots: 4,
+            max_passes_per_frame: 16,
+            max_plausible_duration_secs: 1.0,
+            max_frame_interval_factor: None,
+            calibration_tries: 8,
+            recalibration_interval: Duration::from_secs(10),
+            poll_device: true,
+        }
+    }
+}
+
+impl GpuTimerSettings {
+    /// Checks every field's range; [`crate::GpuTimer::new`] calls it.
+    ///
+    /// # Errors
+    /// [`GpuTimingError::InvalidSettings`] naming the first bad field.
+    pub fn validate(&self) -> Result<(), GpuTimingError> {
+        let bad = |field, problem| Err(GpuTimingError::InvalidSettings { field, problem });
+        if !(1..=16).contains(&self.frame_slots) {
+            return bad("frame_slots", "must be in 1..=16");
+        }
+        if !(1..=2048).contains(&self.max_passes_per_frame) {
+            return bad("max_passes_per_frame", "must be in 1..=2048");
+        }
+        if !(self.max_plausible_duration_secs.is_finite() && self.max_plausible_duration_secs > 0.0)
+        {
+            return bad("max_plausible_duration_secs", "must be positive and finite");
+        }
+        if let Some(factor) = self.max_frame_interval_factor
+            && !(factor.is_finite() && factor >= 1.0)
+        {
+            return bad(
+                "max_frame_interval_factor",
+                "must be finite and at least 1 when set",
+            );
+        }
+        if !(1..=64).contains(&self.calibration_tries) {
+            return bad("calibration_tries", "must be in 1..=64");
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::GpuTimerSettings;
+    use crate::GpuTimingError;
+
+    #[test]
+    fn default_is_valid_and_each_bad_field_is_named() {
+        assert_eq!(GpuTimerSettings::default().validate(), Ok(()));
+        let cases: [(GpuTimerSettings, &str); 5] = [
+            (
+                GpuTimerSettings {
+                    frame_slots: 0,
+                    ..Default::default()
+                },
+                "frame_slots",
+            ),
+            (
+                GpuTimerSettings {
+                    max_passes_per_frame: 4096,
+                    ..Default::default()
+                },
+                "max_passes_per_frame",
+            ),
+            (
+                GpuTimerSettings {
+                    max_plausible_duration_secs: f64::NAN,
+                    ..Default::default()
+                },
+                "max_plausible_duration_secs",
+            ),
+            (
+                GpuTimerSettings {
+                    max_frame_interval_factor: Some(0.5),
+                    ..Default::default()
+                },
+                "max_frame_interval_factor",
+            ),
+            (
+                GpuTimerSettings {
+                    calibration_tries: 0,
+                    ..Default::default()
+                },
+                "calibration_tries",
+            ),
+        ];
+        for (settings, expected) in cases {
+            match settings.validate() {
+                Err(GpuTimingError::InvalidSettings { field, .. }) => {
+                    assert_eq!(field, expected, "wrong field");
+                }
+                other => panic!("{expected}: expected InvalidSettings, got {other:?}"),
+            }
+        }
+    }
+}

@@ -1,0 +1,2 @@
+//! Demo placeholder.
+fn main() {}
