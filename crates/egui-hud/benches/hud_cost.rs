@@ -5,6 +5,11 @@
 //! `cargo bench -p egui-hud --bench hud_cost` prints the table. Under `cargo test` (no `--bench`
 //! argument) it runs a few frames only, as a smoke test.
 #![expect(clippy::print_stdout, reason = "a bench binary prints its figures")]
+#![expect(
+    clippy::cast_possible_truncation,
+    clippy::cast_precision_loss,
+    reason = "plot coordinates in a benchmark"
+)]
 
 use std::time::{Duration, Instant};
 
@@ -48,7 +53,10 @@ impl Bench {
         self.time_secs += 1.0 / 60.0;
         let input = egui::RawInput {
             time: Some(self.time_secs),
-            screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 720.0))),
+            screen_rect: Some(egui::Rect::from_min_size(
+                egui::Pos2::ZERO,
+                egui::vec2(1280.0, 720.0),
+            )),
             ..Default::default()
         };
         let slider = &mut self.slider;
@@ -94,6 +102,84 @@ fn measure(benches: &mut [Bench], frames: u32, rounds: u32) -> Vec<Duration> {
         .collect()
 }
 
+/// The plot alone: 120 retained draw times as egui_plot (every interaction off) or as one
+/// painter line, each in a small area, as the HUD would draw it. Median µs per frame.
+fn plot_costs(frames: u32, rounds: u32) -> (Duration, Duration) {
+    let millis: Vec<f64> = (0..120).map(|i| 4.0 + f64::from(i % 17) * 0.3).collect();
+    let points: Vec<[f64; 2]> = millis
+        .iter()
+        .enumerate()
+        .map(|(i, &y)| [i as f64, y])
+        .collect();
+    let run = |ctx: &egui::Context, time: &mut f64, with_plot: bool| {
+        *time += 1.0 / 60.0;
+        let input = egui::RawInput {
+            time: Some(*time),
+            ..Default::default()
+        };
+        let output = ctx.run_ui(input, |ui| {
+            egui::Area::new(egui::Id::unique("plot_bench")).show(ui.ctx(), |ui| {
+                if with_plot {
+                    egui_plot::Plot::new("frame_times")
+                        .width(196.0)
+                        .height(40.0)
+                        .show_axes(false)
+                        .show_grid(false)
+                        .show_x(false)
+                        .show_y(false)
+                        .allow_zoom(false)
+                        .allow_drag(false)
+                        .allow_scroll(false)
+                        .allow_boxed_zoom(false)
+                        .allow_double_click_reset(false)
+                        .show(ui, |plot| {
+                            plot.line(egui_plot::Line::new(
+                                "draw",
+                                egui_plot::PlotPoints::from(points.clone()),
+                            ));
+                        });
+                } else {
+                    let (rect, _) =
+                        ui.allocate_exact_size(egui::vec2(196.0, 40.0), egui::Sense::hover());
+                    let line: Vec<egui::Pos2> = millis
+                        .iter()
+                        .enumerate()
+                        .map(|(i, &y)| {
+                            egui::pos2(rect.left() + i as f32 * 1.6, rect.bottom() - y as f32)
+                        })
+                        .collect();
+                    ui.painter().add(egui::Shape::line(
+                        line,
+                        egui::Stroke::new(1.0, egui::Color32::WHITE),
+                    ));
+                }
+            });
+        });
+        std::hint::black_box(ctx.tessellate(output.shapes, output.pixels_per_point));
+    };
+    let (plot_ctx, painter_ctx) = (egui::Context::default(), egui::Context::default());
+    let (mut t_plot, mut t_painter) = (0.0, 0.0);
+    let (mut plot_samples, mut painter_samples) = (Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        let start = Instant::now();
+        for _ in 0..frames {
+            run(&plot_ctx, &mut t_plot, true);
+        }
+        plot_samples.push(start.elapsed() / frames);
+        let start = Instant::now();
+        for _ in 0..frames {
+            run(&painter_ctx, &mut t_painter, false);
+        }
+        painter_samples.push(start.elapsed() / frames);
+    }
+    plot_samples.sort_unstable();
+    painter_samples.sort_unstable();
+    (
+        plot_samples[plot_samples.len() / 2],
+        painter_samples[painter_samples.len() / 2],
+    )
+}
+
 fn micros(d: Duration) -> f64 {
     d.as_secs_f64() * 1e6
 }
@@ -114,13 +200,35 @@ fn main() {
     }
     let medians = measure(&mut benches, frames, rounds);
     let (without, shown, hidden) = (medians[0], medians[1], medians[2]);
-    println!("hud_cost: median per-frame CPU time (run_ui + tessellate), {rounds} rounds x {frames} frames");
-    println!("  typical UI without the HUD       {:>9.2} µs", micros(without));
-    println!("  typical UI with the HUD shown    {:>9.2} µs  (HUD adds {:+.2} µs; target <= 50)", micros(shown), micros(shown) - micros(without));
-    println!("  typical UI, HUD hidden after use {:>9.2} µs  (HUD adds {:+.2} µs; target <= 0.5)", micros(hidden), micros(hidden) - micros(without));
+    println!(
+        "hud_cost: median per-frame CPU time (run_ui + tessellate), {rounds} rounds x {frames} frames"
+    );
+    println!(
+        "  typical UI without the HUD       {:>9.2} µs",
+        micros(without)
+    );
+    println!(
+        "  typical UI with the HUD shown    {:>9.2} µs  (HUD adds {:+.2} µs; target <= 50)",
+        micros(shown),
+        micros(shown) - micros(without)
+    );
+    println!(
+        "  typical UI, HUD hidden after use {:>9.2} µs  (HUD adds {:+.2} µs; target <= 0.5)",
+        micros(hidden),
+        micros(hidden) - micros(without)
+    );
+    let (plot, painter) = plot_costs(frames, rounds);
+    println!(
+        "  plot alone: egui_plot {:.2} µs, painter line {:.2} µs per frame",
+        micros(plot),
+        micros(painter)
+    );
     if let Some(snapshot) = egui_hud::snapshot(&benches[1].ctx)
         && let Some(cost) = snapshot.overlay_cost
     {
-        println!("  the HUD's own measure of its drawing: {:.2} µs per frame", micros(cost));
+        println!(
+            "  the HUD's own measure of its drawing: {:.2} µs per frame",
+            micros(cost)
+        );
     }
 }

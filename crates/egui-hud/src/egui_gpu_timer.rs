@@ -40,8 +40,9 @@ impl EguiGpuTimer {
     }
 
     /// Creates the timer for `device` and shares it through `ctx`. The device must have been
-    /// created with the timestamp features ([`crate::with_timestamp_features`]); without them
-    /// the timer does nothing and the GPU row says why.
+    /// created with the timestamp features (`gpu_timing::with_timestamp_features`, or
+    /// `request_gpu_timing_features` for eframe); without them the timer does nothing, the
+    /// reason is logged once and egui's pass shows "n/a".
     ///
     /// # Errors
     /// A [`gpu_timing::GpuTimingError`] when the timer's buffers cannot be created.
@@ -50,7 +51,13 @@ impl EguiGpuTimer {
         device: &wgpu::Device,
         queue: &wgpu::Queue,
     ) -> Result<Self, gpu_timing::GpuTimingError> {
-        let timer = GpuTimer::new(device, queue, GpuTimerSettings::default())?;
+        // No device poll per frame: egui submits every frame and wgpu maps finished buffers
+        // inside `submit`; an idle app gets a repaint while results are pending instead.
+        let settings = GpuTimerSettings {
+            poll_device: false,
+            ..GpuTimerSettings::default()
+        };
+        let timer = GpuTimer::new(device, queue, settings)?;
         if timer.support() != TimestampSupport::Full {
             log::info!("egui-hud: GPU timing: {}", timer.support().reason());
         }
@@ -119,7 +126,10 @@ impl EguiGpuTimer {
     }
 
     /// Hands every GPU result that has arrived to `record` as labelled durations. Never blocks.
-    pub(crate) fn drain(&self, mut record: impl FnMut(&mut dyn Iterator<Item = (&str, std::time::Duration)>)) {
+    pub(crate) fn drain(
+        &self,
+        mut record: impl FnMut(&mut dyn Iterator<Item = (&str, std::time::Duration)>),
+    ) {
         self.timer.poll_results(|result| {
             let mut passes = result.passes.iter().filter_map(|pass| {
                 let duration = std::time::Duration::try_from_secs_f64(pass.duration_secs).ok()?;
@@ -200,7 +210,9 @@ impl egui_wgpu::CallbackTrait for EndStamp {
     ) {
         let mut stamps = self.shared.frame.lock();
         if let Some(scope) = stamps.egui_scope.take() {
-            self.shared.timer.end_scope_in_render_pass(&scope, render_pass);
+            self.shared
+                .timer
+                .end_scope_in_render_pass(&scope, render_pass);
         }
         if let Some(frame) = stamps.open.take() {
             stamps.to_resolve.push(frame);

@@ -97,7 +97,12 @@ impl FpsMonitor {
             return;
         }
         let now_secs = ctx.input(|i| i.time);
-        state.attach(self.config, self.clock.as_ref(), self.sample_resources, now_secs);
+        state.attach(
+            self.config,
+            self.clock.as_ref(),
+            self.sample_resources,
+            now_secs,
+        );
         // Measured on the HUD's clock so a manual clock gives reproducible numbers.
         let started = state.now();
         #[cfg(feature = "wgpu")]
@@ -113,7 +118,12 @@ impl FpsMonitor {
                 crate::tick::schedule_result_poll(ctx);
             }
         }
-        state.tick(ctx, now_secs);
+        if crate::install::gpu_timing_unavailable(ctx) {
+            state.unavailable_passes = &["egui"];
+        }
+        if state.tick(ctx, now_secs) {
+            crate::display_watch::DisplayWatch::check(ctx);
+        }
 
         let area = egui::Area::new(egui::Id::unique(("egui_hud_area", ctx.viewport_id())))
             .order(egui::Order::Foreground)
@@ -157,7 +167,9 @@ pub fn snapshot(ctx: &egui::Context) -> Option<profiler_core::Snapshot> {
 /// MAX FPS and sets the budget (unless one is pinned). [`crate::install`] does this for eframe
 /// apps; other integrations call it with their platform's answer.
 pub fn set_refresh_rate(ctx: &egui::Context, refresh_hz: Option<f64>) {
-    HudState::get_or_insert(ctx).lock().set_refresh_hz(refresh_hz);
+    HudState::get_or_insert(ctx)
+        .lock()
+        .set_refresh_hz(refresh_hz);
 }
 
 /// Whether the HUD on the current viewport is sampling (shown within the last second) and

@@ -55,7 +55,11 @@ impl egui::Plugin for FramePlugin {
         if ctx.current_pass_index() != 0 {
             return;
         }
-        if let Some(PassInProgress { state: Some(state), began_at }) = self.passes.last() {
+        if let Some(PassInProgress {
+            state: Some(state),
+            began_at,
+        }) = self.passes.last()
+        {
             state.lock().begin_frame(ctx, *began_at);
         }
     }

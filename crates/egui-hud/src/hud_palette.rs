@@ -59,7 +59,11 @@ mod tests {
 
     fn linear(channel: u8) -> f64 {
         let c = f64::from(channel) / 255.0;
-        if c <= 0.039_28 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
+        if c <= 0.039_28 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
     }
 
     fn luminance(c: [u8; 3]) -> f64 {
@@ -76,11 +80,19 @@ mod tests {
         let keep = 1.0 - f64::from(backdrop.a()) / 255.0;
         let mix = |top: u8, bottom: u8| {
             let v = f64::from(top) + f64::from(bottom) * keep;
-            #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "clamped to 0..=255")]
+            #[expect(
+                clippy::cast_possible_truncation,
+                clippy::cast_sign_loss,
+                reason = "clamped to 0..=255"
+            )]
             let v = v.round().clamp(0.0, 255.0) as u8;
             v
         };
-        [mix(backdrop.r(), under[0]), mix(backdrop.g(), under[1]), mix(backdrop.b(), under[2])]
+        [
+            mix(backdrop.r(), under[0]),
+            mix(backdrop.g(), under[1]),
+            mix(backdrop.b(), under[2]),
+        ]
     }
 
     #[test]
@@ -96,7 +108,10 @@ mod tests {
                     ("far_over", palette.far_over),
                 ] {
                     let ratio = contrast([colour.r(), colour.g(), colour.b()], backdrop);
-                    assert!(ratio >= 4.5, "{theme} {name} over {under:?}: {ratio:.2}:1 < 4.5:1");
+                    assert!(
+                        ratio >= 4.5,
+                        "{theme} {name} over {under:?}: {ratio:.2}:1 < 4.5:1"
+                    );
                 }
             }
         }

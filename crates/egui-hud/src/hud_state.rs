@@ -61,7 +61,14 @@ impl HudState {
     }
 
     pub(crate) fn get_or_insert(ctx: &egui::Context) -> SharedHudState {
-        let id = Self::id(ctx.viewport_id());
+        Self::get_or_insert_for(ctx, ctx.viewport_id())
+    }
+
+    pub(crate) fn get_or_insert_for(
+        ctx: &egui::Context,
+        viewport: egui::ViewportId,
+    ) -> SharedHudState {
+        let id = Self::id(viewport);
         ctx.data_mut(|d| {
             Arc::clone(d.get_temp_mut_or_insert_with(id, || Arc::new(Mutex::new(Self::new()))))
         })
@@ -228,13 +235,20 @@ impl HudState {
     /// the readouts changed.
     pub(crate) fn tick(&mut self, ctx: &egui::Context, now_secs: f64) -> bool {
         let interval_secs = REFRESH_INTERVAL.as_secs_f64();
-        let since = self.last_refresh_secs.map_or(f64::INFINITY, |t| now_secs - t);
+        let since = self
+            .last_refresh_secs
+            .map_or(f64::INFINITY, |t| now_secs - t);
         let refreshed = since >= interval_secs;
         if refreshed {
             self.refresh(now_secs);
         }
-        let remaining_secs = if refreshed { interval_secs } else { interval_secs - since };
-        let remaining = Duration::try_from_secs_f64(remaining_secs.max(0.0)).unwrap_or(REFRESH_INTERVAL);
+        let remaining_secs = if refreshed {
+            interval_secs
+        } else {
+            interval_secs - since
+        };
+        let remaining =
+            Duration::try_from_secs_f64(remaining_secs.max(0.0)).unwrap_or(REFRESH_INTERVAL);
         tick::schedule(ctx, remaining);
         refreshed
     }
@@ -248,7 +262,8 @@ impl HudState {
         if self.sample_resources {
             snapshot.apply_resources(&self.resources.request());
         }
-        self.view.set_plot(sampler.retained_draws(), snapshot.budget);
+        self.view
+            .set_plot(sampler.retained_draws(), snapshot.budget);
         self.view.set_readouts(&snapshot, self.unavailable_passes);
         self.displayed = Some(snapshot);
     }

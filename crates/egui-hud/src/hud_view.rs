@@ -16,7 +16,7 @@ const PLOT_HEIGHT: f32 = 40.0;
 /// Characters of the name column: the rows use a monospace font so the values line up.
 const NAME_COLUMN_CHARS: usize = 9;
 /// Width of a GPU pass's budget bar at 100 % of the budget.
-const BAR_WIDTH: f32 = 36.0;
+const BAR_WIDTH: f32 = 24.0;
 
 /// What the HUD shows between ticks: the readouts formatted at the last refresh, laid out once
 /// per refresh (or theme / scale change), so a frame between ticks only paints.
@@ -63,7 +63,11 @@ impl HudView {
         self.layout = None;
     }
 
-    pub(crate) fn set_readouts(&mut self, snapshot: &Snapshot, unavailable_passes: &[&'static str]) {
+    pub(crate) fn set_readouts(
+        &mut self,
+        snapshot: &Snapshot,
+        unavailable_passes: &[&'static str],
+    ) {
         self.rows = ReadoutRow::from_snapshot(snapshot, unavailable_passes);
         self.max_fps = snapshot.max_fps;
         self.fps = snapshot.fps;
@@ -73,10 +77,16 @@ impl HudView {
 
     pub(crate) fn set_plot(&mut self, draws: impl Iterator<Item = Duration>, budget: Duration) {
         self.plot_millis.clear();
-        #[expect(clippy::cast_possible_truncation, reason = "milliseconds for a 40-point plot")]
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "milliseconds for a 40-point plot"
+        )]
         self.plot_millis
             .extend(draws.map(|d| (d.as_secs_f64() * 1e3) as f32));
-        #[expect(clippy::cast_possible_truncation, reason = "milliseconds for a 40-point plot")]
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "milliseconds for a 40-point plot"
+        )]
         let budget_millis = (budget.as_secs_f64() * 1e3) as f32;
         self.plot_budget_millis = budget_millis;
     }
@@ -165,10 +175,16 @@ fn row_job(row: &ReadoutRow, palette: &HudPalette) -> LayoutJob {
     let font = FontId::monospace(11.0);
     let mut job = LayoutJob::default();
     let indent = if row.indented { "  " } else { "" };
-    let name_chars = NAME_COLUMN_CHARS.saturating_sub(indent.len()).max(row.name.len() + 1);
+    let name_chars = NAME_COLUMN_CHARS
+        .saturating_sub(indent.len())
+        .max(row.name.len() + 1);
     let name = format!("{indent}{:<name_chars$}", row.name);
     job.append(&name, 0.0, TextFormat::simple(font.clone(), palette.dim));
-    job.append(&row.value, 0.0, TextFormat::simple(font, palette.grade(row.grade)));
+    job.append(
+        &row.value,
+        0.0,
+        TextFormat::simple(font, palette.grade(row.grade)),
+    );
     job
 }
 
@@ -212,15 +228,21 @@ fn row_ui(ui: &mut egui::Ui, row: &ReadoutRow, galley: &Arc<Galley>, palette: &H
     };
     ui.horizontal(|ui| {
         ui.add(label);
-        let (rect, _) = ui.allocate_exact_size(vec2(BAR_WIDTH * 1.5, galley.size().y), Sense::hover());
+        let (rect, _) =
+            ui.allocate_exact_size(vec2(BAR_WIDTH * 1.5, galley.size().y), Sense::hover());
         let bar = egui::Rect::from_min_size(
             pos2(rect.min.x, rect.center().y - 2.0),
             vec2(BAR_WIDTH * fraction.clamp(0.0, 1.5), 4.0),
         );
-        let colour = if fraction <= 1.0 { palette.within } else { palette.far_over };
+        let colour = if fraction <= 1.0 {
+            palette.within
+        } else {
+            palette.far_over
+        };
         ui.painter().rect_filled(bar, 1.0, colour);
         let budget_x = rect.min.x + BAR_WIDTH;
-        ui.painter().vline(budget_x, rect.y_range(), Stroke::new(1.0, palette.dim));
+        ui.painter()
+            .vline(budget_x, rect.y_range(), Stroke::new(1.0, palette.dim));
     });
 }
 
@@ -236,37 +258,57 @@ fn plot_ui(ui: &mut egui::Ui, millis: &[f32], budget_millis: f32, palette: &HudP
         .fold(budget_millis * 2.0, f32::max)
         .max(f32::EPSILON);
     let y_of = |ms: f32| rect.bottom() - (ms / top_millis).clamp(0.0, 1.0) * rect.height();
-    painter.hline(rect.x_range(), y_of(budget_millis), Stroke::new(1.0, palette.over));
+    painter.hline(
+        rect.x_range(),
+        y_of(budget_millis),
+        Stroke::new(1.0, palette.over),
+    );
     if millis.len() < 2 {
         return;
     }
-    #[expect(clippy::cast_precision_loss, reason = "at most a few thousand plot points")]
+    #[expect(
+        clippy::cast_precision_loss,
+        reason = "at most a few thousand plot points"
+    )]
     let step = rect.width() / (millis.len() - 1) as f32;
     let points = millis
         .iter()
         .enumerate()
         .map(|(i, &ms)| {
-            #[expect(clippy::cast_precision_loss, reason = "at most a few thousand plot points")]
+            #[expect(
+                clippy::cast_precision_loss,
+                reason = "at most a few thousand plot points"
+            )]
             let x = rect.left() + step * i as f32;
             pos2(x, y_of(ms))
         })
         .collect();
-    painter.add(egui::Shape::line(points, Stroke::new(1.0, palette.plot_line)));
+    painter.add(egui::Shape::line(
+        points,
+        Stroke::new(1.0, palette.plot_line),
+    ));
 }
 
 fn hover_text(snapshot: &Snapshot) -> String {
     let mut lines = Vec::with_capacity(6);
     if let Some(cost) = snapshot.overlay_cost {
-        lines.push(format!("HUD {} per frame (left out of FRAME)", format_duration(cost)));
+        lines.push(format!(
+            "HUD {} per frame (left out of FRAME)",
+            format_duration(cost)
+        ));
     }
     lines.push(format!(
         "budget {} ({})",
         format_duration(snapshot.budget),
-        snapshot
-            .refresh_hz
-            .map_or_else(|| "no refresh rate: 60 Hz".to_owned(), |hz| format!("{hz:.2} Hz display")),
+        snapshot.refresh_hz.map_or_else(
+            || "no refresh rate: 60 Hz".to_owned(),
+            |hz| format!("{hz:.2} Hz display")
+        ),
     ));
-    lines.push(format!("{} draw samples, {} HUD tick frames excluded", snapshot.samples, snapshot.self_induced_frames));
+    lines.push(format!(
+        "{} draw samples, {} HUD tick frames excluded",
+        snapshot.samples, snapshot.self_induced_frames
+    ));
     if let Some(counter) = snapshot.memory_counter {
         lines.push(format!("MEM counter: {}", counter.name()));
     }

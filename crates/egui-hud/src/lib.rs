@@ -6,12 +6,15 @@
 //!
 //! ```
 //! let ctx = egui::Context::default();
-//! let _ = ctx.run_ui(egui::RawInput::default(), |ui| {
+//! let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
 //!     ui.label("your app");
-//!     egui_hud::fps_monitor(ui.ctx());
+//!     egui_hud::fps_monitor(ui.ctx()); // the one line
 //! });
+//! // An integration (eframe, egui-winit, kittest) paints the output; here we drop it.
+//! output.textures_delta.clear();
 //! ```
 
+mod display_watch;
 #[cfg(feature = "wgpu")]
 mod egui_gpu_timer;
 mod fps_monitor;
@@ -20,6 +23,7 @@ mod hud_config;
 mod hud_palette;
 mod hud_state;
 mod hud_view;
+mod install;
 mod main_readout;
 mod readout_row;
 mod tick;
@@ -27,5 +31,18 @@ mod tick;
 #[cfg(feature = "wgpu")]
 pub use crate::egui_gpu_timer::EguiGpuTimer;
 pub use crate::fps_monitor::{FpsMonitor, fps_monitor, is_active, set_refresh_rate, snapshot};
+#[cfg(feature = "eframe")]
+pub use crate::install::install;
+#[cfg(feature = "wgpu")]
+pub use crate::install::install_wgpu;
+pub use crate::install::install_window;
+#[cfg(all(feature = "eframe", feature = "wgpu"))]
+pub use crate::install::{native_options_with_gpu_timing, request_gpu_timing_features};
 pub use crate::main_readout::MainReadout;
 pub use profiler_core;
+
+/// The GPU timer shared through `ctx` (see [`EguiGpuTimer`]), after [`install`] on wgpu.
+#[cfg(feature = "wgpu")]
+pub fn gpu_timer(ctx: &egui::Context) -> Option<EguiGpuTimer> {
+    EguiGpuTimer::get(ctx)
+}

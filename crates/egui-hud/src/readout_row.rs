@@ -31,19 +31,30 @@ impl ReadoutRow {
 
     /// The rows for a snapshot, in display order; a readout that is `None` has no row.
     /// `unavailable_passes` are GPU pass labels that cannot be timed here (shown as "n/a").
-    pub(crate) fn from_snapshot(snapshot: &Snapshot, unavailable_passes: &[&'static str]) -> Vec<Self> {
+    pub(crate) fn from_snapshot(
+        snapshot: &Snapshot,
+        unavailable_passes: &[&'static str],
+    ) -> Vec<Self> {
         let mut rows = Vec::with_capacity(12);
         if let Some(interval) = snapshot.interval {
             rows.push(Self::new("INTERVAL", format_duration(interval), None));
         }
         if let Some(frame) = snapshot.frame {
-            rows.push(Self::new("FRAME", format_duration(frame), snapshot.frame_grade()));
+            rows.push(Self::new(
+                "FRAME",
+                format_duration(frame),
+                snapshot.frame_grade(),
+            ));
         }
         if let Some(p95) = snapshot.p95 {
             rows.push(Self::new("P95", format_duration(p95), snapshot.p95_grade()));
         }
         if let Some(drop) = snapshot.drop {
-            rows.push(Self::new("DROP", format_percent(drop * 100.0), snapshot.drop_grade()));
+            rows.push(Self::new(
+                "DROP",
+                format_percent(drop * 100.0),
+                snapshot.drop_grade(),
+            ));
         }
         if let Some(inv) = snapshot.inv {
             rows.push(Self::new("INV", format!("{inv:.2}"), None));
@@ -59,9 +70,15 @@ impl ReadoutRow {
     }
 }
 
-fn push_gpu_rows(rows: &mut Vec<ReadoutRow>, snapshot: &Snapshot, unavailable_passes: &[&'static str]) {
+fn push_gpu_rows(
+    rows: &mut Vec<ReadoutRow>,
+    snapshot: &Snapshot,
+    unavailable_passes: &[&'static str],
+) {
     let value = match (snapshot.gpu_frame, snapshot.gpu_busy_percent) {
-        (Some(frame), Some(busy)) => format!("{} · {}", format_duration(frame), format_percent(busy)),
+        (Some(frame), Some(busy)) => {
+            format!("{} · {}", format_duration(frame), format_percent(busy))
+        }
         (Some(frame), None) => format_duration(frame),
         (None, Some(busy)) => format_percent(busy),
         (None, None) if unavailable_passes.is_empty() => return,
@@ -70,9 +87,18 @@ fn push_gpu_rows(rows: &mut Vec<ReadoutRow>, snapshot: &Snapshot, unavailable_pa
     rows.push(ReadoutRow::new("GPU", value, None));
     let budget_secs = snapshot.budget.as_secs_f64();
     for pass in &snapshot.gpu_passes {
-        let mut value = format_duration(pass.last);
-        let _ = write!(value, "  {}/{}", format_duration(pass.mean), format_duration(pass.max));
-        #[expect(clippy::cast_possible_truncation, reason = "a bar fraction needs no f64 precision")]
+        // "last avg/max": one unit for the three, so the line fits the HUD's width.
+        let mut value = format_millis(pass.last);
+        let _ = write!(
+            value,
+            " {}/{} ms",
+            format_millis(pass.mean),
+            format_millis(pass.max)
+        );
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "a bar fraction needs no f64 precision"
+        )]
         let fraction = (pass.last.as_secs_f64() / budget_secs) as f32;
         rows.push(ReadoutRow {
             name: Cow::Owned(pass.label.clone()),
@@ -111,6 +137,18 @@ pub(crate) fn format_duration(duration: Duration) -> String {
         format!("{:.1} ms", micros / 1e3)
     } else {
         format!("{:.0} ms", micros / 1e3)
+    }
+}
+
+/// Milliseconds with three significant digits, no unit.
+fn format_millis(duration: Duration) -> String {
+    let millis = duration.as_secs_f64() * 1e3;
+    if millis < 10.0 {
+        format!("{millis:.2}")
+    } else if millis < 100.0 {
+        format!("{millis:.1}")
+    } else {
+        format!("{millis:.0}")
     }
 }
 

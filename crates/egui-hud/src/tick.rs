@@ -11,7 +11,10 @@ pub(crate) fn schedule(ctx: &egui::Context, after: Duration) {
 
 /// While GPU results are on their way, asks for a frame soon enough to collect them in an idle
 /// app. Attributed to the HUD like the tick, so that frame is excluded too.
-#[cfg_attr(not(feature = "wgpu"), expect(dead_code, reason = "only the GPU timer polls"))]
+#[cfg_attr(
+    not(feature = "wgpu"),
+    expect(dead_code, reason = "only the GPU timer polls")
+)]
 pub(crate) fn schedule_result_poll(ctx: &egui::Context) {
     ctx.request_repaint_after(RESULT_POLL_INTERVAL);
 }

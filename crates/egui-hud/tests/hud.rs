@@ -47,7 +47,10 @@ impl App {
             app.clock.advance(app.draw);
         }
         if app.animating {
-            #[expect(clippy::disallowed_methods, reason = "the test app animates, as a game would")]
+            #[expect(
+                clippy::disallowed_methods,
+                reason = "the test app animates, as a game would"
+            )]
             ui.ctx().request_repaint();
         }
         if app.shown {
@@ -84,14 +87,23 @@ fn right_click_switches_the_readout_and_left_click_collapses() {
     harness.run_steps(2);
     harness.get_by_label("MAX FPS");
 
-    assert!(harness.query_by_label_contains("FRAME").is_some(), "expanded: rows are visible");
+    assert!(
+        harness.query_by_label_contains("FRAME").is_some(),
+        "expanded: rows are visible"
+    );
     harness.get_by_label("MAX FPS").click();
     harness.run_steps(2);
-    assert!(harness.query_by_label_contains("FRAME").is_none(), "collapsed: only the tag");
+    assert!(
+        harness.query_by_label_contains("FRAME").is_none(),
+        "collapsed: only the tag"
+    );
     harness.run_steps(2); // the anchored area moves to its new size a frame later
     harness.get_by_label("MAX FPS").click();
     harness.run_steps(2);
-    assert!(harness.query_by_label_contains("FRAME").is_some(), "expanded again");
+    assert!(
+        harness.query_by_label_contains("FRAME").is_some(),
+        "expanded again"
+    );
 }
 
 #[test]
@@ -112,9 +124,20 @@ fn an_idle_app_reads_no_fps_from_the_huds_own_ticks() {
     // 40 steps of 0.25 s: 10 s in which only the HUD's 500 ms tick wakes the app.
     harness.run_steps(40);
     let snapshot = hud_snapshot(&harness);
-    assert_eq!(snapshot.samples, 0, "the tick's frames gave no draw samples");
-    assert!(snapshot.fps.is_none_or(|fps| fps == 0.0), "FPS {:?}, not 2", snapshot.fps);
-    assert!(snapshot.self_induced_frames >= 20, "{} tick frames excluded", snapshot.self_induced_frames);
+    assert_eq!(
+        snapshot.samples, 0,
+        "the tick's frames gave no draw samples"
+    );
+    assert!(
+        snapshot.fps.is_none_or(|fps| fps == 0.0),
+        "FPS {:?}, not 2",
+        snapshot.fps
+    );
+    assert!(
+        snapshot.self_induced_frames >= 20,
+        "{} tick frames excluded",
+        snapshot.self_induced_frames
+    );
 }
 
 #[test]
@@ -126,12 +149,19 @@ fn frame_reads_the_ui_time_and_drop_is_one_over_budget() {
     harness.run_steps(40);
     let frame = hud_snapshot(&harness).frame.expect("frames were sampled");
     let millis = frame.as_secs_f64() * 1e3;
-    assert!((4.5..=5.5).contains(&millis), "FRAME {millis:.3} ms for a 5 ms UI");
+    assert!(
+        (4.5..=5.5).contains(&millis),
+        "FRAME {millis:.3} ms for a 5 ms UI"
+    );
 
     harness.state_mut().draw = Duration::from_millis(25);
     harness.run_steps(130); // refill the 120-sample window
     let snapshot = hud_snapshot(&harness);
-    assert_eq!(snapshot.drop, Some(1.0), "25 ms frames against a 16.7 ms budget all drop");
+    assert_eq!(
+        snapshot.drop,
+        Some(1.0),
+        "25 ms frames against a 16.7 ms budget all drop"
+    );
 }
 
 #[test]
@@ -168,19 +198,33 @@ fn a_hidden_hud_stops_its_clock_and_its_thread() {
 
     *harness.state_mut() = false;
     harness.run_steps(6); // 1.5 s of egui time without a call
-    assert!(!egui_hud::is_active(&harness.ctx).0, "the sampler is dropped");
+    assert!(
+        !egui_hud::is_active(&harness.ctx).0,
+        "the sampler is dropped"
+    );
     assert!(egui_hud::snapshot(&harness.ctx).is_none());
     let repaint_delay = harness.output().viewport_output[&egui::ViewportId::ROOT].repaint_delay;
-    assert_eq!(repaint_delay, Duration::MAX, "no repaint requested while hidden");
+    assert_eq!(
+        repaint_delay,
+        Duration::MAX,
+        "no repaint requested while hidden"
+    );
     let start = Instant::now();
     while egui_hud::is_active(&harness.ctx).1 && start.elapsed() < Duration::from_secs(3) {
         std::thread::sleep(Duration::from_millis(20));
     }
-    assert!(!egui_hud::is_active(&harness.ctx).1, "the resource thread stopped");
+    assert!(
+        !egui_hud::is_active(&harness.ctx).1,
+        "the resource thread stopped"
+    );
 
     *harness.state_mut() = true;
     harness.run_steps(3); // the first refresh tick after re-showing asks for resources
-    assert_eq!(egui_hud::is_active(&harness.ctx), (true, true), "showing it again restarts both");
+    assert_eq!(
+        egui_hud::is_active(&harness.ctx),
+        (true, true),
+        "showing it again restarts both"
+    );
 }
 
 fn snapshot_harness(theme: egui::Theme) -> Harness<'static, App> {
@@ -199,7 +243,10 @@ fn snapshot_images_dark() {
     dark.snapshot("hud_expanded_dark");
     dark.get_by_label("MAX FPS").click_secondary();
     dark.run_steps(4);
-    assert_eq!(egui_hud::snapshot(&dark.ctx).map(|s| MainReadout::Fps.value(&s).is_some()), Some(true));
+    assert_eq!(
+        egui_hud::snapshot(&dark.ctx).map(|s| MainReadout::Fps.value(&s).is_some()),
+        Some(true)
+    );
     dark.snapshot("hud_fps_mode_dark");
     dark.get_by_label("FPS").click();
     dark.run_steps(4);

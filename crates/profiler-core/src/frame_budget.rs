@@ -41,6 +41,11 @@ impl FrameBudget {
         self.refresh_hz
     }
 
+    /// Whether the app pinned this budget.
+    pub fn is_pinned(&self) -> bool {
+        self.pinned.is_some()
+    }
+
     /// The budget in effect.
     pub fn duration(&self) -> Duration {
         if let Some(pinned) = self.pinned {

@@ -202,7 +202,9 @@ impl FrameSampler {
 
     /// The retained draw times, oldest first: what the HUD's plot draws. No allocation.
     pub fn retained_draws(&self) -> impl DoubleEndedIterator<Item = Duration> + '_ {
-        self.draws.iter().map(|s| Duration::from_nanos(s.draw_nanos))
+        self.draws
+            .iter()
+            .map(|s| Duration::from_nanos(s.draw_nanos))
     }
 
     /// GPU results dropped because their label did not fit the per-pass table (8 labels).
@@ -251,11 +253,13 @@ impl FrameSampler {
                 .filter(|s| s.draw_nanos > budget_nanos)
                 .count();
             snapshot.drop = Some(dropped as f64 / count as f64);
+            // A zero mean (every draw was the HUD's own cost) has no finite inverse: no reading
+            // unless the display's rate bounds it.
             let unclamped = 1.0 / frame.as_secs_f64();
-            snapshot.max_fps = Some(match self.budget.refresh_hz() {
-                Some(hz) => unclamped.min(hz),
-                None => unclamped,
-            });
+            snapshot.max_fps = match self.budget.refresh_hz() {
+                Some(hz) => Some(unclamped.min(hz)),
+                None => Some(unclamped).filter(|fps| fps.is_finite()),
+            };
         }
 
         let window_start = nanos(now.saturating_sub(self.config.present_window));

@@ -26,6 +26,8 @@ pub struct Snapshot {
     pub budget: Duration,
     /// The display refresh rate, when the platform told us.
     pub refresh_hz: Option<f64>,
+    /// Whether [`Snapshot::budget`] was pinned by the app rather than taken from the display.
+    pub budget_pinned: bool,
     /// Retained draw samples behind FRAME, P95, DROP and INV.
     pub samples: usize,
     /// This process's CPU use, averaged over the last 3 s; 100 = one full core.
@@ -77,6 +79,7 @@ impl Snapshot {
             inv: None,
             budget: budget.duration(),
             refresh_hz: budget.refresh_hz(),
+            budget_pinned: budget.is_pinned(),
             samples: 0,
             cpu_percent: None,
             memory_bytes: None,

@@ -358,6 +358,28 @@ fn overlay_cost_is_subtracted_from_frame_and_reported() {
 }
 
 #[test]
+fn max_fps_is_none_rather_than_infinite_for_zero_draw_time() {
+    let (mut s, clock) = sampler(no_warmup());
+    for _ in 0..3 {
+        let draw_start = clock.now();
+        clock.advance(ms(2));
+        let draw_end = clock.now();
+        // The HUD's own cost is the whole frame: the app's draw time is zero.
+        s.record_frame(FrameRecord {
+            draw_start,
+            draw_end,
+            present: Some(draw_end),
+            overlay_cost: ms(2),
+            ..FrameRecord::default()
+        });
+    }
+    assert_eq!(s.snapshot().frame, Some(Duration::ZERO));
+    assert_eq!(s.snapshot().max_fps, None);
+    s.set_refresh_hz(Some(60.0));
+    assert_eq!(s.snapshot().max_fps, Some(60.0));
+}
+
+#[test]
 fn bad_input_is_dropped_counted_and_never_poisons_readouts() {
     let (mut s, clock) = sampler(no_warmup());
     for _ in 0..4 {
@@ -422,7 +444,11 @@ fn invalid_configs_are_typed_errors() {
         ..SamplerConfig::default()
     };
     assert_eq!(
-        FrameSampler::new(zero_capacity, Arc::clone(&clock) as Arc<dyn profiler_core::Clock>).err(),
+        FrameSampler::new(
+            zero_capacity,
+            Arc::clone(&clock) as Arc<dyn profiler_core::Clock>
+        )
+        .err(),
         Some(ConfigError::Capacity { capacity: 0 })
     );
     let zero_budget = SamplerConfig {
@@ -430,7 +456,11 @@ fn invalid_configs_are_typed_errors() {
         ..SamplerConfig::default()
     };
     assert_eq!(
-        FrameSampler::new(zero_budget, Arc::clone(&clock) as Arc<dyn profiler_core::Clock>).err(),
+        FrameSampler::new(
+            zero_budget,
+            Arc::clone(&clock) as Arc<dyn profiler_core::Clock>
+        )
+        .err(),
         Some(ConfigError::ZeroBudget)
     );
     let message = ConfigError::ZeroBudget.to_string();

@@ -1,2 +1,41 @@
-//! Demo placeholder.
-fn main() {}
+//! The egui-hud demo: an eframe app whose CPU and GPU load you can turn up and down while the
+//! HUD reads it. `cargo run --release -p fps_monitor`; `--help` for the automation flags.
+
+mod demo_app;
+mod demo_args;
+mod gpu_scene;
+mod snapshot_json;
+
+use std::process::ExitCode;
+
+use crate::demo_app::{DemoApp, native_options};
+use crate::demo_args::DemoArgs;
+
+fn main() -> ExitCode {
+    let args = match DemoArgs::parse(std::env::args().skip(1)) {
+        Ok(args) => args,
+        Err(message) => {
+            #[expect(clippy::print_stderr, reason = "command-line errors go to stderr")]
+            {
+                eprintln!("{message}");
+            }
+            return ExitCode::from(2);
+        }
+    };
+    let options = native_options(args.backend);
+    let result = eframe::run_native(
+        "egui-hud demo",
+        options,
+        Box::new(move |cc| Ok(Box::new(DemoApp::new(cc, args)))),
+    );
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            #[expect(clippy::print_stderr, reason = "the demo could not open its window")]
+            {
+                eprintln!("fps_monitor: {error}");
+            }
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,93 @@
+use raw_window_handle::{HasDisplayHandle, HasWindowHandle};
+
+use crate::display_watch::DisplayWatch;
+
+/// One-time setup for eframe apps: wires the window's display refresh rate (and, on wgpu, the
+/// GPU timer) to the HUD. Call it in your app's creation closure:
+///
+/// ```no_run
+/// # fn app(cc: &eframe::CreationContext<'_>) {
+/// egui_hud::install(cc);
+/// # }
+/// ```
+///
+/// Without it the HUD works unclamped with a 60 Hz budget and no GPU timestamps. On wgpu the
+/// device must have been created with the timestamp features for GPU times: see
+/// [`crate::native_options_with_gpu_timing`]. Cost: one background thread that asks the
+/// platform for the refresh rate, then exits.
+#[cfg(feature = "eframe")]
+pub fn install(cc: &eframe::CreationContext<'_>) {
+    install_window(&cc.egui_ctx, cc);
+    #[cfg(feature = "wgpu")]
+    match &cc.wgpu_render_state {
+        Some(render_state) => install_wgpu(&cc.egui_ctx, &render_state.device, &render_state.queue),
+        None => mark_gpu_timing_unavailable(&cc.egui_ctx),
+    }
+    #[cfg(not(feature = "wgpu"))]
+    mark_gpu_timing_unavailable(&cc.egui_ctx);
+}
+
+/// The refresh-rate part of [`install`] for any integration: pass the native window (anything
+/// with raw-window-handle 0.6 handles). Call it on the thread that owns the window (macOS
+/// requires the main thread); the slow query itself runs on a background thread.
+pub fn install_window(
+    ctx: &egui::Context,
+    window: &(impl HasWindowHandle + HasDisplayHandle + ?Sized),
+) {
+    match profiler_core::DisplayRefreshQuery::from_window(window) {
+        Ok(query) if query.is_supported() => DisplayWatch::start(ctx, query),
+        Ok(_) => log::info!(
+            "egui-hud: this platform cannot tell the display refresh rate; MAX FPS is unclamped and the budget is 60 Hz"
+        ),
+        Err(error) => log::info!(
+            "egui-hud: no display refresh rate ({error}); MAX FPS is unclamped and the budget is 60 Hz"
+        ),
+    }
+}
+
+/// The GPU part of [`install`] for any integration on wgpu: times egui's render pass and the
+/// app's passes (see [`crate::EguiGpuTimer`]).
+#[cfg(feature = "wgpu")]
+pub fn install_wgpu(ctx: &egui::Context, device: &wgpu::Device, queue: &wgpu::Queue) {
+    if let Err(error) = crate::EguiGpuTimer::install(ctx, device, queue) {
+        log::warn!("egui-hud: GPU timing is off: {error}");
+        mark_gpu_timing_unavailable(ctx);
+    }
+}
+
+/// eframe's default native options, with the device asking for whichever timestamp-query
+/// features the adapter has, so [`install`] can time GPU passes. Use it (or do the same to your
+/// own options) when you create the app.
+#[cfg(all(feature = "eframe", feature = "wgpu"))]
+pub fn native_options_with_gpu_timing() -> eframe::NativeOptions {
+    let mut options = eframe::NativeOptions::default();
+    request_gpu_timing_features(&mut options);
+    options
+}
+
+/// Makes eframe's wgpu device ask for the adapter's timestamp-query features (none are asked
+/// for by default). Does nothing when the options hand eframe an existing device.
+#[cfg(all(feature = "eframe", feature = "wgpu"))]
+pub fn request_gpu_timing_features(options: &mut eframe::NativeOptions) {
+    if let egui_wgpu::WgpuSetup::CreateNew(create) = &mut options.wgpu_options.wgpu_setup {
+        let base = std::sync::Arc::clone(&create.device_descriptor);
+        create.device_descriptor = std::sync::Arc::new(move |adapter| {
+            gpu_timing::with_timestamp_features(base(adapter), adapter)
+        });
+    }
+}
+
+fn gpu_unavailable_id() -> egui::Id {
+    egui::Id::unique("egui_hud_gpu_timing_unavailable")
+}
+
+/// Records that this backend cannot time egui's pass (glow, or wgpu without the feature).
+fn mark_gpu_timing_unavailable(ctx: &egui::Context) {
+    ctx.data_mut(|d| d.insert_temp(gpu_unavailable_id(), true));
+}
+
+/// Whether [`install`] found no way to time egui's pass.
+pub(crate) fn gpu_timing_unavailable(ctx: &egui::Context) -> bool {
+    ctx.data(|d| d.get_temp::<bool>(gpu_unavailable_id()))
+        .unwrap_or(false)
+}

@@ -1,0 +1,210 @@
+use std::f32::consts::TAU;
+use std::time::Instant;
+
+use egui::{Pos2, Stroke, pos2, vec2};
+
+use crate::demo_args::{Backend, DemoArgs};
+use crate::gpu_scene::{SceneCallback, SceneResources};
+
+/// Curves added or removed by one click on `+ load` / `− load`.
+const LOAD_STEP: u32 = 10;
+/// Points per animated curve.
+const CURVE_POINTS: usize = 240;
+
+/// How the demo asks for frames.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RepaintMode {
+    /// A new frame every frame, like a game.
+    Continuous,
+    /// Frames only on input, like a form: the HUD's FPS drops, MAX FPS does not.
+    Reactive,
+}
+
+pub(crate) struct DemoApp {
+    args: DemoArgs,
+    started: Instant,
+    hud_shown: bool,
+    repaint: RepaintMode,
+    curves: u32,
+    gpu_iterations: u32,
+    stall_next_frame: bool,
+    has_wgpu: bool,
+    adapter: String,
+}
+
+impl DemoApp {
+    pub(crate) fn new(cc: &eframe::CreationContext<'_>, args: DemoArgs) -> Self {
+        egui_hud::install(cc);
+        let (has_wgpu, adapter) = match &cc.wgpu_render_state {
+            Some(render_state) => {
+                SceneResources::install(render_state);
+                let info = render_state.adapter.get_info();
+                (true, format!("{:?} {}", info.backend, info.name))
+            }
+            None => (false, "glow".to_owned()),
+        };
+        Self {
+            curves: args.curves,
+            args,
+            started: Instant::now(),
+            hud_shown: true,
+            repaint: RepaintMode::Continuous,
+            gpu_iterations: 24,
+            stall_next_frame: false,
+            has_wgpu,
+            adapter,
+        }
+    }
+
+    fn controls(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal_wrapped(|ui| {
+            if ui.button("+ load").clicked() {
+                self.curves += LOAD_STEP;
+            }
+            if ui.button("− load").clicked() {
+                self.curves = self.curves.saturating_sub(LOAD_STEP);
+            }
+            ui.label(format!("{} curves", self.curves));
+            ui.separator();
+            if ui
+                .button("stall")
+                .on_hover_text("The next frame takes 100 ms longer")
+                .clicked()
+            {
+                self.stall_next_frame = true;
+            }
+            ui.separator();
+            ui.selectable_value(&mut self.repaint, RepaintMode::Continuous, "continuous");
+            ui.selectable_value(&mut self.repaint, RepaintMode::Reactive, "reactive");
+            ui.separator();
+            ui.checkbox(&mut self.hud_shown, "HUD (F12)");
+        });
+        if self.has_wgpu {
+            ui.horizontal(|ui| {
+                ui.label("GPU load");
+                ui.add(egui::Slider::new(&mut self.gpu_iterations, 1..=2_000).logarithmic(true));
+            });
+        } else {
+            ui.label("GPU workload needs the wgpu backend (running on glow).");
+        }
+    }
+
+    /// The CPU load: `curves` animated sine curves, recomputed every frame.
+    fn curves_ui(&self, ui: &mut egui::Ui, time_secs: f32) {
+        let size = vec2(
+            ui.available_width(),
+            (ui.available_height() - 8.0).max(80.0),
+        );
+        let (rect, _) = ui.allocate_exact_size(size, egui::Sense::hover());
+        let painter = ui.painter_at(rect);
+        painter.rect_filled(rect, 4.0, ui.visuals().extreme_bg_color);
+        for curve in 0..self.curves {
+            #[expect(clippy::cast_precision_loss, reason = "a few hundred curves")]
+            let phase = curve as f32 * 0.37;
+            let points: Vec<Pos2> = (0..CURVE_POINTS)
+                .map(|i| {
+                    #[expect(clippy::cast_precision_loss, reason = "240 points")]
+                    let t = i as f32 / (CURVE_POINTS - 1) as f32;
+                    let y =
+                        (t * TAU * 2.0 + time_secs * 1.5 + phase).sin() * (0.3 + 0.1 * phase.sin());
+                    pos2(
+                        rect.left() + t * rect.width(),
+                        rect.center().y + y * rect.height(),
+                    )
+                })
+                .collect();
+            let hue = (phase * 0.13).fract();
+            painter.add(egui::Shape::line(
+                points,
+                Stroke::new(1.0, egui::ecolor::Hsva::new(hue, 0.6, 0.9, 1.0)),
+            ));
+        }
+    }
+
+    fn scene_ui(&self, ui: &mut egui::Ui, time_secs: f32) {
+        let (rect, _) = ui.allocate_exact_size(vec2(160.0, 160.0), egui::Sense::hover());
+        ui.painter().add(egui_wgpu::Callback::new_paint_callback(
+            rect,
+            SceneCallback {
+                time_secs,
+                iterations: self.gpu_iterations,
+                timer: egui_hud::gpu_timer(ui.ctx()),
+            },
+        ));
+    }
+
+    fn finish_if_due(&mut self, ctx: &egui::Context) {
+        let Some(run_for) = self.args.run_for else {
+            return;
+        };
+        if self.started.elapsed() < run_for {
+            return;
+        }
+        self.args.run_for = None; // print once
+        let json = crate::snapshot_json::to_json(
+            egui_hud::snapshot(ctx).as_ref(),
+            self.args.backend,
+            &self.adapter,
+        );
+        #[expect(
+            clippy::print_stdout,
+            reason = "--seconds prints the snapshot for scripts"
+        )]
+        {
+            println!("{json}");
+        }
+        ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+    }
+}
+
+impl eframe::App for DemoApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        let ctx = ui.ctx().clone();
+        if ctx.input(|i| i.key_pressed(egui::Key::F12)) {
+            self.hud_shown = !self.hud_shown;
+        }
+        if std::mem::take(&mut self.stall_next_frame) {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        let time_secs = self.started.elapsed().as_secs_f32();
+        egui::CentralPanel::default().show(ui, |ui| {
+            ui.heading("egui-hud demo");
+            self.controls(ui);
+            ui.separator();
+            ui.horizontal_top(|ui| {
+                if self.has_wgpu {
+                    self.scene_ui(ui, time_secs);
+                }
+                ui.vertical(|ui| self.curves_ui(ui, time_secs));
+            });
+        });
+        if self.hud_shown {
+            egui_hud::fps_monitor(&ctx);
+        }
+        if self.repaint == RepaintMode::Continuous {
+            #[expect(
+                clippy::disallowed_methods,
+                reason = "the demo's continuous mode animates every frame"
+            )]
+            ctx.request_repaint();
+        }
+        if self.args.run_for.is_some() && self.repaint == RepaintMode::Reactive {
+            // Keep the exit timer alive in reactive mode.
+            ctx.request_repaint_after(std::time::Duration::from_millis(100));
+        }
+        self.finish_if_due(&ctx);
+    }
+}
+
+/// eframe options for the chosen backend; on wgpu the device asks for timestamp queries.
+pub(crate) fn native_options(backend: Backend) -> eframe::NativeOptions {
+    let mut options = egui_hud::native_options_with_gpu_timing();
+    options.viewport = egui::ViewportBuilder::default()
+        .with_title("egui-hud demo")
+        .with_inner_size([860.0, 520.0]);
+    options.renderer = match backend {
+        Backend::Wgpu => eframe::Renderer::Wgpu,
+        Backend::Glow => eframe::Renderer::Glow,
+    };
+    options
+}

@@ -1,0 +1,82 @@
+use std::time::Duration;
+
+/// The demo's command line: `--seconds S`, `--backend glow|wgpu`, `--load N`.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct DemoArgs {
+    /// Run this long, print the HUD's snapshot as one JSON line and exit.
+    pub(crate) run_for: Option<Duration>,
+    pub(crate) backend: Backend,
+    /// Animated curves drawn per frame.
+    pub(crate) curves: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Backend {
+    Wgpu,
+    Glow,
+}
+
+impl DemoArgs {
+    pub(crate) const USAGE: &str =
+        "usage: fps_monitor [--seconds S] [--backend wgpu|glow] [--load N]";
+
+    pub(crate) fn parse(mut args: impl Iterator<Item = String>) -> Result<Self, String> {
+        let mut parsed = Self {
+            run_for: None,
+            backend: Backend::Wgpu,
+            curves: 20,
+        };
+        while let Some(flag) = args.next() {
+            let mut value = || args.next().ok_or_else(|| format!("{flag} needs a value"));
+            match flag.as_str() {
+                "--seconds" => {
+                    let raw = value()?;
+                    let secs: f64 = raw
+                        .parse()
+                        .map_err(|_| format!("--seconds {raw}: not a number"))?;
+                    parsed.run_for = Some(
+                        Duration::try_from_secs_f64(secs)
+                            .map_err(|_| format!("--seconds {raw}: must be a positive number"))?,
+                    );
+                }
+                "--backend" => {
+                    parsed.backend = match value()?.as_str() {
+                        "wgpu" => Backend::Wgpu,
+                        "glow" => Backend::Glow,
+                        other => return Err(format!("--backend {other}: use wgpu or glow")),
+                    };
+                }
+                "--load" => {
+                    let raw = value()?;
+                    parsed.curves = raw
+                        .parse()
+                        .map_err(|_| format!("--load {raw}: not a count"))?;
+                }
+                "--help" | "-h" => return Err(Self::USAGE.to_owned()),
+                other => return Err(format!("unknown argument {other}\n{}", Self::USAGE)),
+            }
+        }
+        Ok(parsed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<DemoArgs, String> {
+        DemoArgs::parse(args.iter().map(|s| (*s).to_owned()))
+    }
+
+    #[test]
+    fn flags_parse_and_bad_values_are_refused() {
+        let args = parse(&["--seconds", "2.5", "--backend", "glow", "--load", "7"]).expect("valid");
+        assert_eq!(args.run_for, Some(Duration::from_millis(2_500)));
+        assert_eq!(args.backend, Backend::Glow);
+        assert_eq!(args.curves, 7);
+        assert_eq!(parse(&[]).expect("defaults").backend, Backend::Wgpu);
+        assert!(parse(&["--seconds", "-1"]).is_err());
+        assert!(parse(&["--backend", "vulkan"]).is_err());
+        assert!(parse(&["--load"]).is_err());
+    }
+}

@@ -1,0 +1,55 @@
+use egui_hud::profiler_core::{Bound, GpuBusySource, MemoryCounter, Snapshot};
+use serde_json::{Value, json};
+
+use crate::demo_args::Backend;
+
+/// The HUD's readouts as one JSON object: times in milliseconds, `null` where unknown.
+pub(crate) fn to_json(snapshot: Option<&Snapshot>, backend: Backend, adapter: &str) -> Value {
+    let backend = match backend {
+        Backend::Wgpu => "wgpu",
+        Backend::Glow => "glow",
+    };
+    let Some(s) = snapshot else {
+        return json!({ "backend": backend, "adapter": adapter, "snapshot": null });
+    };
+    let ms = |d: Option<std::time::Duration>| d.map(|d| d.as_secs_f64() * 1e3);
+    let passes: Vec<Value> = s
+        .gpu_passes
+        .iter()
+        .map(|p| {
+            json!({
+                "label": p.label,
+                "last_ms": p.last.as_secs_f64() * 1e3,
+                "mean_ms": p.mean.as_secs_f64() * 1e3,
+                "max_ms": p.max.as_secs_f64() * 1e3,
+            })
+        })
+        .collect();
+    json!({
+        "backend": backend,
+        "adapter": adapter,
+        "max_fps": s.max_fps,
+        "fps": s.fps,
+        "interval_ms": ms(s.interval),
+        "frame_ms": ms(s.frame),
+        "p95_ms": ms(s.p95),
+        "drop": s.drop,
+        "inv": s.inv,
+        "budget_ms": s.budget.as_secs_f64() * 1e3,
+        "refresh_hz": s.refresh_hz,
+        "samples": s.samples,
+        "cpu_percent": s.cpu_percent,
+        "memory_bytes": s.memory_bytes,
+        "memory_counter": s.memory_counter.map(MemoryCounter::name),
+        "gpu_frame_ms": ms(s.gpu_frame),
+        "gpu_busy_percent": s.gpu_busy_percent,
+        "gpu_busy_source": s.gpu_busy_source.map(|source| match source {
+            GpuBusySource::Timestamps => "timestamps",
+            GpuBusySource::ProcessCounter(name) => name,
+        }),
+        "gpu_passes": passes,
+        "bound": s.bound.map(|b| match b { Bound::Cpu => "CPU", Bound::Gpu => "GPU" }),
+        "hud_cost_us": s.overlay_cost.map(|d| d.as_secs_f64() * 1e6),
+        "self_induced_frames": s.self_induced_frames,
+    })
+}

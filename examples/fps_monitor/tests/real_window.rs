@@ -1,0 +1,113 @@
+//! The demo in a real window: under Xvfb for a few seconds on wgpu (lavapipe) and on glow, then
+//! its `--seconds` JSON is checked for real readings.
+//!
+//! Needs `xvfb-run` (Debian `xvfb xauth`) and, for wgpu, a Vulkan driver (`mesa-vulkan-drivers`).
+//! Without them the test prints why and passes, unless `EGUI_HUD_REQUIRE_XVFB=1` (CI) makes a
+//! missing display a failure.
+#![expect(
+    clippy::expect_used,
+    clippy::print_stdout,
+    reason = "test helpers fail loudly and say why they skip"
+)]
+
+use std::process::Command;
+
+use serde_json::Value;
+
+fn xvfb_available() -> bool {
+    let found = Command::new("sh")
+        .args(["-c", "command -v xvfb-run"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        assert!(
+            std::env::var("EGUI_HUD_REQUIRE_XVFB").as_deref() != Ok("1"),
+            "xvfb-run is missing and EGUI_HUD_REQUIRE_XVFB=1: install xvfb and xauth"
+        );
+        println!("skipped: xvfb-run not found (apt-get install xvfb xauth)");
+    }
+    found
+}
+
+/// Runs the demo for `seconds` under a fresh Xvfb and parses its JSON line.
+fn run_demo(backend: &str, seconds: &str) -> Value {
+    let runtime_dir = std::env::temp_dir().join(format!("egui-hud-xdg-{backend}"));
+    std::fs::create_dir_all(&runtime_dir).expect("temp dir");
+    let output = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x720x24"])
+        .arg(env!("CARGO_BIN_EXE_fps_monitor"))
+        .args(["--seconds", seconds, "--backend", backend, "--load", "10"])
+        .env("XDG_RUNTIME_DIR", &runtime_dir)
+        .output()
+        .expect("xvfb-run starts");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "demo on {backend} failed: {stderr}"
+    );
+    let line = stdout.lines().last().unwrap_or_default();
+    serde_json::from_str(line).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}\n{stderr}"))
+}
+
+fn positive(json: &Value, key: &str) -> f64 {
+    let value = json[key]
+        .as_f64()
+        .unwrap_or_else(|| panic!("{key} missing in {json}"));
+    assert!(value > 0.0, "{key} = {value} in {json}");
+    value
+}
+
+fn assert_common_readings(json: &Value) {
+    assert!(
+        json["samples"].as_u64().is_some_and(|n| n > 0),
+        "frames were sampled: {json}"
+    );
+    positive(json, "frame_ms");
+    positive(json, "fps");
+    positive(json, "max_fps");
+    positive(json, "cpu_percent");
+    positive(json, "memory_bytes");
+    assert!(
+        json["refresh_hz"].is_null(),
+        "Xvfb has no refresh rate: {json}"
+    );
+}
+
+#[test]
+fn wgpu_on_lavapipe_reads_frames_resources_and_gpu_passes() {
+    if !xvfb_available() {
+        return;
+    }
+    let json = run_demo("wgpu", "6");
+    assert_common_readings(&json);
+    let passes = json["gpu_passes"].as_array().expect("gpu_passes is a list");
+    let labels: Vec<&str> = passes.iter().filter_map(|p| p["label"].as_str()).collect();
+    assert!(labels.contains(&"egui"), "egui's own pass is timed: {json}");
+    assert!(
+        labels.contains(&"scene"),
+        "the demo's labelled pass is timed: {json}"
+    );
+    for pass in passes {
+        positive(pass, "last_ms");
+    }
+    positive(&json, "gpu_frame_ms");
+}
+
+#[test]
+fn glow_reads_frames_and_resources_without_gpu_passes() {
+    if !xvfb_available() {
+        return;
+    }
+    let json = run_demo("glow", "4");
+    assert_common_readings(&json);
+    assert_eq!(
+        json["gpu_passes"].as_array().map(Vec::len),
+        Some(0),
+        "no GPU passes on glow: {json}"
+    );
+    assert!(
+        json["gpu_frame_ms"].is_null(),
+        "no GPU time on glow: {json}"
+    );
+}
