@@ -21,18 +21,29 @@ enum Variant {
     Hidden,
 }
 
+/// The app UI around the HUD.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum AppUi {
+    /// A settings panel: heading, 40 labels, two buttons, a slider.
+    Typical,
+    /// Nothing at all: egui's fixed per-frame cost only, so a sub-microsecond difference shows.
+    Empty,
+}
+
 struct Bench {
     ctx: egui::Context,
     variant: Variant,
+    app_ui: AppUi,
     time_secs: f64,
     slider: f32,
 }
 
 impl Bench {
-    fn new(variant: Variant) -> Self {
+    fn new(variant: Variant, app_ui: AppUi) -> Self {
         let mut bench = Self {
             ctx: egui::Context::default(),
             variant,
+            app_ui,
             time_secs: 0.0,
             slider: 0.5,
         };
@@ -60,24 +71,31 @@ impl Bench {
             ..Default::default()
         };
         let slider = &mut self.slider;
+        let app_ui = self.app_ui;
         let output = self.ctx.run_ui(input, |ui| {
-            egui::CentralPanel::default().show(ui, |ui| {
-                ui.heading("Settings");
-                for i in 0..40 {
-                    ui.label(format!("Row {i}: some value {}", i * 7));
-                }
-                ui.horizontal(|ui| {
-                    let _ = ui.button("Apply");
-                    let _ = ui.button("Cancel");
-                });
-                ui.add(egui::Slider::new(slider, 0.0..=1.0));
-            });
+            if app_ui == AppUi::Typical {
+                typical_ui(ui, slider);
+            }
             if show_hud {
                 egui_hud::FpsMonitor::new().show(ui.ctx());
             }
         });
         std::hint::black_box(self.ctx.tessellate(output.shapes, output.pixels_per_point));
     }
+}
+
+fn typical_ui(ui: &mut egui::Ui, slider: &mut f32) {
+    egui::CentralPanel::default().show(ui, |ui| {
+        ui.heading("Settings");
+        for i in 0..40 {
+            ui.label(format!("Row {i}: some value {}", i * 7));
+        }
+        ui.horizontal(|ui| {
+            let _ = ui.button("Apply");
+            let _ = ui.button("Cancel");
+        });
+        ui.add(egui::Slider::new(slider, 0.0..=1.0));
+    });
 }
 
 /// Median per-frame time of `frames` frames, over `rounds` interleaved rounds.
@@ -188,9 +206,11 @@ fn main() {
     let benchmarking = std::env::args().any(|a| a == "--bench");
     let (frames, rounds) = if benchmarking { (200, 41) } else { (2, 1) };
     let mut benches = vec![
-        Bench::new(Variant::Without),
-        Bench::new(Variant::Shown),
-        Bench::new(Variant::Hidden),
+        Bench::new(Variant::Without, AppUi::Typical),
+        Bench::new(Variant::Shown, AppUi::Typical),
+        Bench::new(Variant::Hidden, AppUi::Typical),
+        Bench::new(Variant::Without, AppUi::Empty),
+        Bench::new(Variant::Hidden, AppUi::Empty),
     ];
     for bench in &mut benches {
         let show = bench.variant == Variant::Shown;
@@ -200,6 +220,7 @@ fn main() {
     }
     let medians = measure(&mut benches, frames, rounds);
     let (without, shown, hidden) = (medians[0], medians[1], medians[2]);
+    let (empty_without, empty_hidden) = (medians[3], medians[4]);
     println!(
         "hud_cost: median per-frame CPU time (run_ui + tessellate), {rounds} rounds x {frames} frames"
     );
@@ -216,6 +237,15 @@ fn main() {
         "  typical UI, HUD hidden after use {:>9.2} µs  (HUD adds {:+.2} µs; target <= 0.5)",
         micros(hidden),
         micros(hidden) - micros(without)
+    );
+    println!(
+        "  empty UI without the HUD         {:>9.2} µs",
+        micros(empty_without)
+    );
+    println!(
+        "  empty UI, HUD hidden after use   {:>9.2} µs  (HUD adds {:+.2} µs; target <= 0.5)",
+        micros(empty_hidden),
+        micros(empty_hidden) - micros(empty_without)
     );
     let (plot, painter) = plot_costs(frames, rounds);
     println!(

@@ -90,19 +90,24 @@ impl FpsMonitor {
 
     /// Draws the HUD on the current viewport for this pass.
     pub fn show(self, ctx: &egui::Context) {
-        FramePlugin::ensure_added(ctx);
-        let state = HudState::get_or_insert(ctx);
-        let mut state = state.lock();
+        let shared = HudState::get_or_insert(ctx);
+        let mut state = shared.lock();
         if !state.claim_pass(ctx.cumulative_pass_nr()) {
             return;
         }
         let now_secs = ctx.input(|i| i.time);
-        state.attach(
+        let attached = state.attach(
             self.config,
             self.clock.as_ref(),
             self.sample_resources,
             now_secs,
         );
+        if attached {
+            // The plugin locks the state inside its hooks: never hold both locks the other way.
+            drop(state);
+            FramePlugin::watch(ctx, ctx.viewport_id(), &shared);
+            state = shared.lock();
+        }
         // Measured on the HUD's clock so a manual clock gives reproducible numbers.
         let started = state.now();
         #[cfg(feature = "wgpu")]

@@ -1,17 +1,21 @@
 use std::time::Duration;
 
-use crate::hud_state::{HudState, SharedHudState};
+use crate::hud_state::SharedHudState;
 
 /// The egui plugin that timestamps frames for every viewport that shows a HUD.
 ///
 /// Draw start is taken when a frame's first pass receives its input (before egui's own pass
 /// setup), draw end when its final, non-discarded pass hands its output to the integration;
-/// that hand-off is also the frame's present. All passes of a frame form one sample. Viewports
-/// without a HUD cost one memory lookup per pass.
+/// that hand-off is also the frame's present. All passes of a frame form one sample.
+///
+/// The plugin keeps the states of the viewports whose HUD is sampling, so a viewport without a
+/// shown HUD costs a scan of that short list per pass and nothing else.
 #[derive(Default)]
 pub(crate) struct FramePlugin {
     /// Passes in progress, innermost last: immediate viewports nest inside their parent's pass.
     passes: Vec<PassInProgress>,
+    /// Viewports whose HUD was attached; dropped from the list once the HUD is hidden.
+    sampling: Vec<(egui::ViewportId, SharedHudState)>,
 }
 
 struct PassInProgress {
@@ -20,9 +24,19 @@ struct PassInProgress {
 }
 
 impl FramePlugin {
-    pub(crate) fn ensure_added(ctx: &egui::Context) {
-        if ctx.with_plugin::<Self, _>(|_| ()).is_none() {
-            ctx.add_plugin(Self::default());
+    /// Starts timing `viewport`'s frames for `state` (after `fps_monitor` attached a sampler).
+    pub(crate) fn watch(ctx: &egui::Context, viewport: egui::ViewportId, state: &SharedHudState) {
+        let watch = |plugin: &mut Self| {
+            if !plugin.sampling.iter().any(|(id, _)| *id == viewport) {
+                plugin
+                    .sampling
+                    .push((viewport, std::sync::Arc::clone(state)));
+            }
+        };
+        if ctx.with_plugin::<Self, _>(watch).is_none() {
+            let mut plugin = Self::default();
+            watch(&mut plugin);
+            ctx.add_plugin(plugin);
         }
     }
 }
@@ -32,22 +46,29 @@ impl egui::Plugin for FramePlugin {
         "egui_hud::FramePlugin"
     }
 
-    fn input_hook(&mut self, ctx: &egui::Context, input: &mut egui::RawInput) {
-        // A hidden HUD (no sampler) has nothing to time until `fps_monitor` attaches again.
-        let (state, began_at) = match HudState::get(ctx, input.viewport_id) {
-            Some(state) => {
-                let guard = state.lock();
-                if guard.is_sampling() {
-                    let began_at = guard.now();
-                    drop(guard);
-                    (Some(state), began_at)
-                } else {
-                    (None, Duration::ZERO)
-                }
-            }
-            None => (None, Duration::ZERO),
+    fn input_hook(&mut self, _ctx: &egui::Context, input: &mut egui::RawInput) {
+        let mut pass = PassInProgress {
+            state: None,
+            began_at: Duration::ZERO,
         };
-        self.passes.push(PassInProgress { state, began_at });
+        if let Some(index) = self
+            .sampling
+            .iter()
+            .position(|(id, _)| *id == input.viewport_id)
+        {
+            let state = &self.sampling[index].1;
+            let guard = state.lock();
+            if guard.is_sampling() {
+                pass.began_at = guard.now();
+                drop(guard);
+                pass.state = Some(std::sync::Arc::clone(state));
+            } else {
+                // Hidden: nothing to time until `fps_monitor` attaches (and watches) again.
+                drop(guard);
+                self.sampling.swap_remove(index);
+            }
+        }
+        self.passes.push(pass);
     }
 
     fn on_begin_pass(&mut self, ui: &mut egui::Ui) {

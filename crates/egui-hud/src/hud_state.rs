@@ -173,14 +173,14 @@ impl HudState {
     }
 
     /// Makes sure a sampler runs with `config`; a changed capacity or clock starts a fresh
-    /// sampler.
+    /// sampler. Returns whether a new sampler started (the frame plugin must watch it).
     pub(crate) fn attach(
         &mut self,
         config: HudConfig,
         clock: Option<&Arc<dyn Clock>>,
         sample_resources: bool,
         now_secs: f64,
-    ) {
+    ) -> bool {
         let clock_changed = clock.is_some_and(|c| !Arc::ptr_eq(c, &self.clock));
         if let Some(clock) = clock.filter(|_| clock_changed) {
             self.clock = Arc::clone(clock);
@@ -221,6 +221,7 @@ impl HudState {
         }
         self.config = config;
         self.last_shown_secs = Some(now_secs);
+        rebuild
     }
 
     fn detach(&mut self) {

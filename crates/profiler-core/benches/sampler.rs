@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use profiler_core::{
-    FrameOrigin, FrameRecord, FrameSampler, ManualClock, ProcessProbe, SamplerConfig,
+    FrameOrigin, FrameRecord, FrameSampler, GpuUsageProbe, ManualClock, ProcessProbe, SamplerConfig,
 };
 
 fn filled_sampler(capacity: usize) -> (FrameSampler, ManualClock) {
@@ -76,5 +76,24 @@ fn resource_sample(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, record_frame, snapshot, resource_sample);
+/// The GPU-use probe runs on the same thread at the same cadence; reported separately because
+/// its cost depends on the machine (open DRM files, NVML).
+fn gpu_usage_sample(c: &mut Criterion) {
+    let mut probe = GpuUsageProbe::new();
+    let mut now_nanos = 0_u64;
+    c.bench_function("gpu_usage_sample", |b| {
+        b.iter(|| {
+            now_nanos += 250_000_000;
+            black_box(probe.sample(now_nanos))
+        });
+    });
+}
+
+criterion_group!(
+    benches,
+    record_frame,
+    snapshot,
+    resource_sample,
+    gpu_usage_sample
+);
 criterion_main!(benches);
