@@ -75,6 +75,10 @@ impl Bench {
         let output = self.ctx.run_ui(input, |ui| {
             if app_ui == AppUi::Typical {
                 typical_ui(ui, slider);
+                // An animating app: its frames are its own, so the HUD counts them (frames only
+                // the HUD's tick asked for would be left out of its readouts).
+                #[expect(clippy::disallowed_methods, reason = "the benchmark app animates")]
+                ui.ctx().request_repaint();
             }
             if show_hud {
                 egui_hud::FpsMonitor::new().show(ui.ctx());
