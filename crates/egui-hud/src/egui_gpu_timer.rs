@@ -11,18 +11,27 @@ use parking_lot::Mutex;
 /// [`EguiGpuTimer::pass_timestamps`] into your render pass descriptor; the HUD shows the pass
 /// under its label in the `GPU` row.
 ///
-/// egui's pass is bracketed by a begin stamp written on egui's encoder after every callback's
-/// `prepare` (so app passes recorded there are not counted twice) and an end stamp written
-/// inside egui's render pass from a callback on the top layer. That needs
-/// `TIMESTAMP_QUERY_INSIDE_PASSES`; without it egui's pass shows "n/a".
+/// egui's pass is bracketed by a begin stamp written on egui's encoder in the HUD's
+/// `finish_prepare` (after every callback's `prepare`, so app passes recorded there are not
+/// counted twice; work an app records in its own `finish_prepare` on egui's encoder lands in
+/// egui's pass) and an end stamp written inside egui's render pass from a callback on the top
+/// layer. That needs `TIMESTAMP_QUERY_INSIDE_PASSES`; without it egui's pass shows "n/a".
+///
+/// Only frames the app caused are timed, and only while the HUD is shown on the root viewport:
+/// otherwise [`EguiGpuTimer::pass_timestamps`] returns `None` and costs one lock.
 #[derive(Clone)]
 pub struct EguiGpuTimer {
     timer: GpuTimer,
+    /// For a non-blocking poll while results are on their way (idle apps submit nothing).
+    device: wgpu::Device,
     frame: Arc<Mutex<FrameStamps>>,
 }
 
 #[derive(Default)]
 struct FrameStamps {
+    /// Set by the HUD for a frame it times, cleared when the frame's stamps are done: app
+    /// passes are timed only in such frames (never while hidden, never in the HUD's own).
+    armed: bool,
     /// The frame being recorded (opened by the first caller this egui frame).
     open: Option<FrameId>,
     /// egui's pass scope in the open frame.
@@ -63,18 +72,20 @@ impl EguiGpuTimer {
         }
         let shared = Self {
             timer,
+            device: device.clone(),
             frame: Arc::new(Mutex::new(FrameStamps::default())),
         };
         ctx.data_mut(|d| d.insert_temp(Self::id(), shared.clone()));
         Ok(shared)
     }
 
-    /// The timer installed on `ctx`, if any.
+    /// The timer installed on `ctx`, if any. Cost: a memory lookup and a clone (three `Arc`s).
     pub fn get(ctx: &egui::Context) -> Option<Self> {
         ctx.data(|d| d.get_temp::<Self>(Self::id()))
     }
 
-    /// The underlying timer: statistics, support, calibration.
+    /// The underlying timer: statistics (dropped frames, skipped passes, invalid results),
+    /// support, calibration. Free.
     pub fn timer(&self) -> &GpuTimer {
         &self.timer
     }
@@ -90,6 +101,9 @@ impl EguiGpuTimer {
 
     fn open_frame(&self) -> Option<FrameId> {
         let mut stamps = self.frame.lock();
+        if !stamps.armed {
+            return None;
+        }
         if stamps.open.is_none() {
             stamps.open = self.timer.begin_frame();
         }
@@ -109,7 +123,10 @@ impl EguiGpuTimer {
     /// Adds the paint callbacks that stamp this frame's egui pass. `timed` is false for frames
     /// only the HUD's tick caused: they still resolve earlier frames, but are not timed.
     pub(crate) fn stamp_frame(&self, ctx: &egui::Context, timed: bool) {
-        let rect = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1.0, 1.0));
+        self.frame.lock().armed = timed;
+        // egui-wgpu skips callbacks whose viewport rounds to zero pixels: cover the screen
+        // (the callbacks draw nothing).
+        let rect = ctx.content_rect();
         let begin = BeginStamp {
             shared: self.clone(),
             timed,
@@ -125,12 +142,22 @@ impl EguiGpuTimer {
         }
     }
 
-    /// Hands every GPU result that has arrived to `record` as labelled durations. Never blocks.
+    /// Hands every GPU result that has arrived to `record` as labelled durations; a frame whose
+    /// passes were all rejected is skipped. Polls the device (without waiting) only while
+    /// results are on their way, so an idle app still gets them. Never blocks.
     pub(crate) fn drain(
         &self,
         mut record: impl FnMut(&mut dyn Iterator<Item = (&str, std::time::Duration)>),
     ) {
+        if self.timer.has_pending()
+            && let Err(error) = self.device.poll(wgpu::PollType::Poll)
+        {
+            log::debug!("egui-hud: device poll failed: {error}");
+        }
         self.timer.poll_results(|result| {
+            if result.passes.is_empty() {
+                return;
+            }
             let mut passes = result.passes.iter().filter_map(|pass| {
                 let duration = std::time::Duration::try_from_secs_f64(pass.duration_secs).ok()?;
                 Some((&*pass.label, duration))
@@ -139,8 +166,13 @@ impl EguiGpuTimer {
         });
     }
 
+    /// Whether a frame's results are still to come: recorded but not yet resolved, or resolved
+    /// and on their way back.
     pub(crate) fn has_pending(&self) -> bool {
-        self.timer.has_pending()
+        let stamps = self.frame.lock();
+        let recorded = !stamps.to_resolve.is_empty() || stamps.open.is_some();
+        drop(stamps);
+        recorded || self.timer.has_pending()
     }
 }
 
@@ -179,10 +211,14 @@ impl egui_wgpu::CallbackTrait for BeginStamp {
             if let Some(frame) = stamps.open {
                 stamps.egui_scope = timer.begin_encoder_scope(frame, EGUI_PASS_LABEL, egui_encoder);
             }
-        } else if let Some(frame) = stamps.open.take() {
-            // App passes only (or an untimed frame): the frame's stamps are in this encoder's
-            // callbacks, submitted before it, so resolving here is safe.
-            timer.resolve_frame(frame, egui_encoder);
+        } else {
+            if let Some(frame) = stamps.open.take() {
+                // App passes only (no in-pass stamps): they were recorded in this frame's
+                // `prepare` calls, before this encoder's commands or in buffers submitted
+                // ahead of it, so resolving here is safe.
+                timer.resolve_frame(frame, egui_encoder);
+            }
+            stamps.armed = false;
         }
         Vec::new()
     }
@@ -217,5 +253,31 @@ impl egui_wgpu::CallbackTrait for EndStamp {
         if let Some(frame) = stamps.open.take() {
             stamps.to_resolve.push(frame);
         }
+        stamps.armed = false;
     }
+}
+
+/// Feeds one frame of GPU results timed elsewhere (for example converted from `wgpu-profiler`
+/// with `GpuFrameResult::from_wgpu_profiler`) to the HUD on the current viewport, as the
+/// [`EguiGpuTimer`] does with its own. Ignored while the HUD is hidden; a frame with no pass adds
+/// nothing. Cost: a memory lookup, a lock and the per-pass bookkeeping (no allocation once the
+/// labels are known).
+pub fn record_gpu_results(ctx: &egui::Context, result: &gpu_timing::GpuFrameResult) {
+    if result.passes.is_empty() {
+        return;
+    }
+    let Some(state) = crate::hud_state::HudState::get(ctx, ctx.viewport_id()) else {
+        return;
+    };
+    let passes = result.passes.iter().filter_map(|pass| {
+        let duration = std::time::Duration::try_from_secs_f64(pass.duration_secs).ok()?;
+        Some((&*pass.label, duration))
+    });
+    state.lock().record_gpu_frame(passes);
+}
+
+/// The GPU timer shared through `ctx` (see [`EguiGpuTimer`]), after [`crate::install`] on wgpu.
+/// Cost: a memory lookup and a clone.
+pub fn gpu_timer(ctx: &egui::Context) -> Option<EguiGpuTimer> {
+    EguiGpuTimer::get(ctx)
 }

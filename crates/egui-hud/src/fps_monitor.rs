@@ -90,8 +90,14 @@ impl FpsMonitor {
 
     /// Draws the HUD on the current viewport for this pass.
     pub fn show(self, ctx: &egui::Context) {
+        if !FramePlugin::pass_in_progress(ctx) {
+            // eframe's `App::logic` for a hidden window: nothing is drawn, nothing to time.
+            return;
+        }
         let shared = HudState::get_or_insert(ctx);
         let mut state = shared.lock();
+        // Measured on the HUD's clock so a manual clock gives reproducible numbers.
+        let started = state.now();
         if !state.claim_pass(ctx.cumulative_pass_nr()) {
             return;
         }
@@ -108,8 +114,6 @@ impl FpsMonitor {
             FramePlugin::watch(ctx, ctx.viewport_id(), &shared);
             state = shared.lock();
         }
-        // Measured on the HUD's clock so a manual clock gives reproducible numbers.
-        let started = state.now();
         #[cfg(feature = "wgpu")]
         if ctx.viewport_id() == egui::ViewportId::ROOT
             && let Some(gpu) = crate::EguiGpuTimer::get(ctx)
@@ -163,25 +167,39 @@ impl Default for FpsMonitor {
 }
 
 /// The readouts currently on screen for the current viewport: `None` before the first tick and
-/// while the HUD is hidden. Cost: a clone of the snapshot.
+/// while the HUD is hidden. Cost: a memory lookup, a lock and a clone of the snapshot.
 pub fn snapshot(ctx: &egui::Context) -> Option<profiler_core::Snapshot> {
     HudState::get(ctx, ctx.viewport_id()).and_then(|state| state.lock().displayed.clone())
 }
 
-/// Tells the HUD on the current viewport the display's refresh rate (`None`: unknown). It clamps
-/// MAX FPS and sets the budget (unless one is pinned). [`crate::install`] does this for eframe
-/// apps; other integrations call it with their platform's answer.
+/// Tells the HUD on the current viewport the display's refresh rate (`None`: unknown, the
+/// default). It clamps MAX FPS and sets the budget (unless one is pinned). `install(cc)` does
+/// this for eframe apps; other integrations call it with their platform's answer. Cost: a
+/// memory lookup and a lock; call it when the rate changes, not every frame.
 pub fn set_refresh_rate(ctx: &egui::Context, refresh_hz: Option<f64>) {
     HudState::get_or_insert(ctx)
         .lock()
         .set_refresh_hz(refresh_hz);
 }
 
-/// Whether the HUD on the current viewport is sampling (shown within the last second) and
-/// whether its resource thread runs. For tests and diagnostics.
-pub fn is_active(ctx: &egui::Context) -> (bool, bool) {
-    HudState::get(ctx, ctx.viewport_id()).map_or((false, false), |state| {
+/// What the HUD on the current viewport is doing. For tests and diagnostics; cost: a memory
+/// lookup and two locks.
+pub fn activity(ctx: &egui::Context) -> HudActivity {
+    HudState::get(ctx, ctx.viewport_id()).map_or_else(HudActivity::default, |state| {
         let state = state.lock();
-        (state.is_sampling(), state.resources_running())
+        HudActivity {
+            sampling: state.is_sampling(),
+            resources_running: state.resources_running(),
+        }
     })
+}
+
+/// The HUD's work on a viewport, from [`activity`]. Both are `false` once the HUD has been
+/// hidden for a second (and before it was ever shown).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HudActivity {
+    /// A sampler exists and frames are being timed.
+    pub sampling: bool,
+    /// The background resource thread (CPU, MEM, GPU use) is running.
+    pub resources_running: bool,
 }

@@ -41,6 +41,15 @@ impl FramePlugin {
     }
 }
 
+impl FramePlugin {
+    /// Whether egui is inside a pass now. `false` when eframe calls `App::logic` for a hidden
+    /// window (no pass runs); `true` when the plugin is not registered yet (it cannot tell).
+    pub(crate) fn pass_in_progress(ctx: &egui::Context) -> bool {
+        ctx.with_plugin::<Self, _>(|plugin| !plugin.passes.is_empty())
+            .unwrap_or(true)
+    }
+}
+
 impl egui::Plugin for FramePlugin {
     fn debug_name(&self) -> &'static str {
         "egui_hud::FramePlugin"

@@ -13,6 +13,10 @@ use crate::tick;
 /// How often the numbers on screen change.
 pub(crate) const REFRESH_INTERVAL: Duration = Duration::from_millis(500);
 
+/// The tick's tolerance: a frame this close to the refresh time refreshes, and no tick is asked
+/// for sooner than this.
+const TICK_SLACK: Duration = Duration::from_millis(10);
+
 /// After this long without being drawn (two refresh ticks) the HUD counts as hidden: its
 /// sampler is dropped and its clock stops.
 pub(crate) const HIDDEN_AFTER: Duration = Duration::from_secs(1);
@@ -36,6 +40,8 @@ pub(crate) struct HudState {
     pub(crate) displayed: Option<Snapshot>,
     pub(crate) view: HudView,
     refresh_hz: Option<f64>,
+    /// The viewport's rect at the last frame, to tell window-driven frames from the tick's.
+    last_window_rect: Option<egui::Rect>,
     config_error_logged: bool,
     /// GPU pass labels that cannot be timed on this backend (shown as "n/a").
     pub(crate) unavailable_passes: &'static [&'static str],
@@ -69,18 +75,28 @@ impl HudState {
         viewport: egui::ViewportId,
     ) -> SharedHudState {
         let id = Self::id(viewport);
-        ctx.data_mut(|d| {
-            Arc::clone(d.get_temp_mut_or_insert_with(id, || Arc::new(Mutex::new(Self::new()))))
-        })
+        if let Some(state) = ctx.data(|d| d.get_temp::<SharedHudState>(id)) {
+            return state;
+        }
+        // One resource thread per context, whatever the number of viewports: they measure the
+        // same process.
+        let resources_id = egui::Id::unique("egui_hud_resources");
+        let resources = ctx.data_mut(|d| {
+            d.get_temp_mut_or_insert_with(resources_id, ResourceMonitor::default)
+                .clone()
+        });
+        let state = Arc::new(Mutex::new(Self::new(resources)));
+        ctx.data_mut(|d| d.insert_temp(id, Arc::clone(&state)));
+        state
     }
 
-    fn new() -> Self {
+    fn new(resources: ResourceMonitor) -> Self {
         Self {
             config: HudConfig::default(),
             clock: Arc::new(MonotonicClock::new()),
             sample_resources: true,
             sampler: None,
-            resources: ResourceMonitor::default(),
+            resources,
             frame: FrameInProgress::default(),
             last_shown_secs: None,
             last_drawn_pass: None,
@@ -88,6 +104,7 @@ impl HudState {
             displayed: None,
             view: HudView::default(),
             refresh_hz: None,
+            last_window_rect: None,
             config_error_logged: false,
             unavailable_passes: &[],
         }
@@ -114,6 +131,7 @@ impl HudState {
         if self.sampler.is_none() {
             return;
         }
+        let hook_started = self.clock.now();
         let now_secs = ctx.input(|i| i.time);
         if self
             .last_shown_secs
@@ -124,7 +142,13 @@ impl HudState {
         }
         let causes = ctx.repaint_causes();
         let app_causes = causes.iter().filter(|c| !tick::is_own_cause(c)).count();
-        let origin = if tick::is_own_tick_frame(ctx, &causes) {
+        // A resize, expose or focus change wakes the app without an input event or a repaint
+        // cause: such a frame is the window's, not the HUD's tick.
+        let (window_rect, window_events) =
+            ctx.input(|i| (i.viewport_rect(), !i.raw.viewport().events.is_empty()));
+        let window_changed = window_events || self.last_window_rect != Some(window_rect);
+        self.last_window_rect = Some(window_rect);
+        let origin = if !window_changed && tick::is_own_tick_frame(ctx, &causes) {
             FrameOrigin::SelfInduced
         } else {
             FrameOrigin::App
@@ -135,7 +159,8 @@ impl HudState {
             // Something made this frame run even when it left no repaint cause (an input event,
             // the first frame): count at least one invalidation for every app frame.
             invalidations: u32::try_from(app_causes).unwrap_or(u32::MAX).max(1),
-            overlay: Duration::ZERO,
+            // The HUD's own bookkeeping in this hook is not the app's frame time either.
+            overlay: self.clock.now().saturating_sub(hook_started),
         };
     }
 
@@ -236,10 +261,13 @@ impl HudState {
     /// the readouts changed.
     pub(crate) fn tick(&mut self, ctx: &egui::Context, now_secs: f64) -> bool {
         let interval_secs = REFRESH_INTERVAL.as_secs_f64();
+        let slack_secs = TICK_SLACK.as_secs_f64();
         let since = self
             .last_refresh_secs
             .map_or(f64::INFINITY, |t| now_secs - t);
-        let refreshed = since >= interval_secs;
+        // An integration may wake a little early: refreshing then saves a second tick frame.
+        // A NaN (a clock gone wrong) refreshes rather than stalls.
+        let refreshed = since.is_nan() || since >= interval_secs - slack_secs;
         if refreshed {
             self.refresh(now_secs);
         }
@@ -248,8 +276,10 @@ impl HudState {
         } else {
             interval_secs - since
         };
-        let remaining =
-            Duration::try_from_secs_f64(remaining_secs.max(0.0)).unwrap_or(REFRESH_INTERVAL);
+        // Never zero: a zero delay is an immediate repaint, which the HUD never asks for.
+        let remaining = Duration::try_from_secs_f64(remaining_secs)
+            .unwrap_or(REFRESH_INTERVAL)
+            .max(TICK_SLACK);
         tick::schedule(ctx, remaining);
         refreshed
     }
@@ -270,6 +300,7 @@ impl HudState {
     }
 
     /// Records one frame's GPU results (labelled pass durations) as they arrive.
+    #[cfg(feature = "wgpu")]
     pub(crate) fn record_gpu_frame<'a>(
         &mut self,
         passes: impl IntoIterator<Item = (&'a str, Duration)>,
@@ -281,6 +312,7 @@ impl HudState {
     }
 
     /// Whether the frame in progress is the app's (not only the HUD's tick).
+    #[cfg(feature = "wgpu")]
     pub(crate) fn frame_is_apps(&self) -> bool {
         self.frame.started.is_some() && self.frame.origin == FrameOrigin::App
     }

@@ -13,7 +13,7 @@ use crate::display_watch::DisplayWatch;
 ///
 /// Without it the HUD works unclamped with a 60 Hz budget and no GPU timestamps. On wgpu the
 /// device must have been created with the timestamp features for GPU times: see
-/// [`crate::native_options_with_gpu_timing`]. Cost: one background thread that asks the
+/// `native_options_with_gpu_timing`. Cost: one background thread that asks the
 /// platform for the refresh rate, then exits.
 #[cfg(feature = "eframe")]
 pub fn install(cc: &eframe::CreationContext<'_>) {
@@ -55,33 +55,12 @@ pub fn install_wgpu(ctx: &egui::Context, device: &wgpu::Device, queue: &wgpu::Qu
     }
 }
 
-/// eframe's default native options, with the device asking for whichever timestamp-query
-/// features the adapter has, so [`install`] can time GPU passes. Use it (or do the same to your
-/// own options) when you create the app.
-#[cfg(all(feature = "eframe", feature = "wgpu"))]
-pub fn native_options_with_gpu_timing() -> eframe::NativeOptions {
-    let mut options = eframe::NativeOptions::default();
-    request_gpu_timing_features(&mut options);
-    options
-}
-
-/// Makes eframe's wgpu device ask for the adapter's timestamp-query features (none are asked
-/// for by default). Does nothing when the options hand eframe an existing device.
-#[cfg(all(feature = "eframe", feature = "wgpu"))]
-pub fn request_gpu_timing_features(options: &mut eframe::NativeOptions) {
-    if let egui_wgpu::WgpuSetup::CreateNew(create) = &mut options.wgpu_options.wgpu_setup {
-        let base = std::sync::Arc::clone(&create.device_descriptor);
-        create.device_descriptor = std::sync::Arc::new(move |adapter| {
-            gpu_timing::with_timestamp_features(base(adapter), adapter)
-        });
-    }
-}
-
 fn gpu_unavailable_id() -> egui::Id {
     egui::Id::unique("egui_hud_gpu_timing_unavailable")
 }
 
 /// Records that this backend cannot time egui's pass (glow, or wgpu without the feature).
+#[cfg(any(feature = "eframe", feature = "wgpu"))]
 fn mark_gpu_timing_unavailable(ctx: &egui::Context) {
     ctx.data_mut(|d| d.insert_temp(gpu_unavailable_id(), true));
 }

@@ -15,6 +15,8 @@
 //! ```
 
 mod display_watch;
+#[cfg(all(feature = "eframe", feature = "wgpu"))]
+mod eframe_options;
 #[cfg(feature = "wgpu")]
 mod egui_gpu_timer;
 mod fps_monitor;
@@ -28,21 +30,17 @@ mod main_readout;
 mod readout_row;
 mod tick;
 
+#[cfg(all(feature = "eframe", feature = "wgpu"))]
+pub use crate::eframe_options::{native_options_with_gpu_timing, request_gpu_timing_features};
 #[cfg(feature = "wgpu")]
-pub use crate::egui_gpu_timer::EguiGpuTimer;
-pub use crate::fps_monitor::{FpsMonitor, fps_monitor, is_active, set_refresh_rate, snapshot};
+pub use crate::egui_gpu_timer::{EguiGpuTimer, gpu_timer, record_gpu_results};
+pub use crate::fps_monitor::{
+    FpsMonitor, HudActivity, activity, fps_monitor, set_refresh_rate, snapshot,
+};
 #[cfg(feature = "eframe")]
 pub use crate::install::install;
 #[cfg(feature = "wgpu")]
 pub use crate::install::install_wgpu;
 pub use crate::install::install_window;
-#[cfg(all(feature = "eframe", feature = "wgpu"))]
-pub use crate::install::{native_options_with_gpu_timing, request_gpu_timing_features};
 pub use crate::main_readout::MainReadout;
 pub use profiler_core;
-
-/// The GPU timer shared through `ctx` (see [`EguiGpuTimer`]), after [`install`] on wgpu.
-#[cfg(feature = "wgpu")]
-pub fn gpu_timer(ctx: &egui::Context) -> Option<EguiGpuTimer> {
-    EguiGpuTimer::get(ctx)
-}

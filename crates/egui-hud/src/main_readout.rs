@@ -1,4 +1,5 @@
-/// Which question the big number answers. Right-click on it switches.
+/// Which question the big number answers. Right-click on it switches; the default is
+/// [`MainReadout::MaxFps`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum MainReadout {
     /// `1 / FRAME`, clamped to the display's refresh rate when known: how fast the UI could
@@ -10,7 +11,7 @@ pub enum MainReadout {
 }
 
 impl MainReadout {
-    /// The label shown next to the number (and its accessibility name).
+    /// The label shown next to the number (and its accessibility name). Free.
     pub fn label(self) -> &'static str {
         match self {
             Self::MaxFps => "MAX FPS",
@@ -18,7 +19,7 @@ impl MainReadout {
         }
     }
 
-    /// The other readout.
+    /// The other readout (what a right-click switches to). Free.
     #[must_use]
     pub fn toggled(self) -> Self {
         match self {
@@ -27,7 +28,7 @@ impl MainReadout {
         }
     }
 
-    /// This readout's value in a snapshot.
+    /// This readout's value in a snapshot (`None` when unknown). Free.
     pub fn value(self, snapshot: &profiler_core::Snapshot) -> Option<f64> {
         match self {
             Self::MaxFps => snapshot.max_fps,

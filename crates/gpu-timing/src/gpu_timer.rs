@@ -522,15 +522,16 @@ impl GpuTimer {
                 let &[begin_ticks, end_ticks] = ticks else {
                     continue;
                 };
+                // `None` = the scope was never closed; no allocation on either rejection path.
                 let verdict = if pair.closed {
                     TimestampPair {
                         begin_ticks,
                         end_ticks,
                     }
                     .validate(period_nanos, limit_secs)
-                    .map_err(|e| e.to_string())
+                    .map_err(Some)
                 } else {
-                    Err("scope never closed".to_owned())
+                    Err(None)
                 };
                 match verdict {
                     Ok(duration_secs) => result.passes.push(GpuPassResult {
@@ -541,9 +542,13 @@ impl GpuTimer {
                     }),
                     Err(reason) => {
                         log::debug!(
-                            "gpu-timing: rejected pass {:?} of frame {}: {reason}",
+                            "gpu-timing: rejected pass {:?} of frame {}: {}",
                             pair.label,
-                            slot.frame.index()
+                            slot.frame.index(),
+                            reason.map_or_else(
+                                || "scope never closed".to_owned(),
+                                |rejection| rejection.to_string()
+                            ),
                         );
                         result.rejected_passes += 1;
                     }

@@ -6,7 +6,9 @@ impl GpuFrameResult {
     /// Converts one frame of `wgpu-profiler` results (from `GpuProfiler::process_finished_frame`)
     /// so apps already using it can feed the HUD. Needs the `wgpu-profiler` feature.
     ///
-    /// The scope tree is flattened depth-first, parents before children; nested labels become
+    /// Only the outermost timed scopes become passes: a timed parent already contains its
+    /// children's time, and the HUD adds passes up into a frame's GPU time, so listing both would
+    /// count the children twice. Children of an untimed scope are searched instead, labelled
     /// `"parent/child"`. Scopes without a time (timer queries off or unsupported) are left out;
     /// scopes whose time fails the same validation as this crate's own results (end before begin,
     /// longer than `max_duration_secs`) are left out and counted in [`Self::rejected_passes`].
@@ -65,8 +67,9 @@ fn flatten(
                 }),
                 Err(_) => frame.rejected_passes += 1,
             }
+        } else {
+            flatten(frame, &label, &result.nested_queries, max_duration_secs);
         }
-        flatten(frame, &label, &result.nested_queries, max_duration_secs);
     }
 }
 
@@ -101,13 +104,26 @@ mod tests {
             ),
             query("reversed", Some(2.0..1.5), vec![]),
             query("post", Some(1.003..1.004), vec![]),
+            query(
+                "untimed",
+                None,
+                vec![query("scene", Some(1.0..1.003), vec![])],
+            ),
         ];
         let frame = GpuFrameResult::from_wgpu_profiler(7, &tree, 1.0);
         assert_eq!(frame.frame_id.index(), 7);
         let labels: Vec<&str> = frame.passes.iter().map(|p| &*p.label).collect();
-        assert_eq!(labels, ["frame", "frame/scene", "post"]);
+        assert_eq!(
+            labels,
+            ["frame", "post", "untimed/scene"],
+            "children of a timed scope are folded in"
+        );
         assert_eq!(frame.rejected_passes, 1);
-        let scene = frame.pass("frame/scene").unwrap();
+        assert!(
+            (frame.total_duration_secs() - 0.008).abs() < 1e-6,
+            "no double counting"
+        );
+        let scene = frame.pass("untimed/scene").unwrap();
         assert!(
             (scene.duration_secs - 0.003).abs() < 1e-6,
             "{}",

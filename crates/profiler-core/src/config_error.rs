@@ -17,7 +17,8 @@ pub enum ConfigError {
     /// FPS cannot be computed over an empty window.
     #[error("the present window must be positive (the default is 1 s)")]
     ZeroPresentWindow,
-    /// Every frame would be rejected as implausible.
-    #[error("max_draw_duration must be positive (the default is 5 s)")]
-    ZeroMaxDrawDuration,
+    /// Every frame would be rejected as implausible, or the bound is too large to keep the
+    /// statistics exact.
+    #[error("max_draw_duration must be between 1 ns and 1 hour (the default is 5 s)")]
+    MaxDrawDuration,
 }

@@ -179,16 +179,29 @@ impl FrameSampler {
 
     /// Records one frame's GPU results (labelled pass durations), arriving at `arrived_at`
     /// (results come back a few frames late). The frame's GPU time is the sum of its passes.
-    /// A label seen for the first time allocates its slot; nothing else allocates.
+    /// A pass longer than [`SamplerConfig::max_draw_duration`] is dropped and counted; a frame
+    /// with no pass left, or whose total exceeds that bound, adds no GPU frame time. A label seen for the first time allocates its slot;
+    /// nothing else allocates.
     pub fn record_gpu_frame<'a>(
         &mut self,
         arrived_at: Duration,
         passes: impl IntoIterator<Item = (&'a str, Duration)>,
     ) {
+        let limit = self.config.max_draw_duration;
         let mut total = Duration::ZERO;
+        let mut recorded = 0_usize;
         for (label, duration) in passes {
+            if duration > limit {
+                self.rejected.implausible_gpu_passes += 1;
+                continue;
+            }
             total = total.saturating_add(duration);
             self.gpu_passes.record(label, duration);
+            recorded += 1;
+        }
+        // Bounding the frame's total too keeps the running sum exact.
+        if recorded == 0 || total > limit {
+            return;
         }
         let sample = GpuFrameSample {
             arrived_nanos: nanos(arrived_at),

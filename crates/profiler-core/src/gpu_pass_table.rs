@@ -50,7 +50,9 @@ impl GpuPassTable {
                 return;
             }
         };
-        let slot = &mut self.passes[index];
+        let Some(slot) = self.passes.get_mut(index) else {
+            return;
+        };
         if let Some(evicted) = slot.nanos.push(nanos) {
             slot.sum_nanos -= evicted;
         }

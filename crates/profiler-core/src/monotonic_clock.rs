@@ -1,8 +1,14 @@
-use std::time::{Duration, Instant};
+use std::time::Duration;
+#[cfg(not(target_arch = "wasm32"))]
+use std::time::Instant;
+
+#[cfg(target_arch = "wasm32")]
+use web_time::Instant;
 
 use crate::Clock;
 
-/// The process's monotonic clock ([`Instant`]), with its epoch at construction.
+/// The process's monotonic clock (`Instant`; `web_time::Instant` on wasm32), with its epoch at
+/// construction.
 ///
 /// Cost: one `clock_gettime(CLOCK_MONOTONIC)` per [`Clock::now`] (about 20 ns on Linux).
 #[derive(Clone, Copy, Debug)]

@@ -9,6 +9,8 @@ pub struct RejectedEvents {
     pub implausibly_long_draws: u64,
     /// A present earlier than the previous one.
     pub presents_back_in_time: u64,
+    /// A GPU pass duration longer than `max_draw_duration` (a wrapped or bogus timestamp).
+    pub implausible_gpu_passes: u64,
 }
 
 impl RejectedEvents {
@@ -18,5 +20,6 @@ impl RejectedEvents {
             + self.zero_length_draws
             + self.implausibly_long_draws
             + self.presents_back_in_time
+            + self.implausible_gpu_passes
     }
 }

@@ -30,7 +30,8 @@ impl<T: Copy> SampleRing<T> {
             self.slots.push(value);
             return None;
         }
-        let evicted = std::mem::replace(&mut self.slots[self.head], value);
+        let slot = self.slots.get_mut(self.head)?;
+        let evicted = std::mem::replace(slot, value);
         self.head = (self.head + 1) % self.capacity;
         Some(evicted)
     }

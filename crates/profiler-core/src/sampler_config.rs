@@ -28,6 +28,9 @@ impl SamplerConfig {
     pub const DEFAULT_CAPACITY: usize = 120;
     /// The default warm-up, 8 frames.
     pub const DEFAULT_WARMUP_FRAMES: u32 = 8;
+    /// The longest `max_draw_duration` accepted: an hour. Bounding every sample keeps the
+    /// running sums far from overflow (a million samples of an hour each fit in 64 bits).
+    pub const MAX_DRAW_DURATION_LIMIT: Duration = Duration::from_hours(1);
     /// Capacities above this are refused: a million samples is already 16 MB and a 100 ms
     /// snapshot, far beyond what a HUD needs.
     pub const MAX_CAPACITY: usize = 1_000_000;
@@ -48,8 +51,10 @@ impl SamplerConfig {
         if self.present_window.is_zero() {
             return Err(ConfigError::ZeroPresentWindow);
         }
-        if self.max_draw_duration.is_zero() {
-            return Err(ConfigError::ZeroMaxDrawDuration);
+        if self.max_draw_duration.is_zero()
+            || self.max_draw_duration > Self::MAX_DRAW_DURATION_LIMIT
+        {
+            return Err(ConfigError::MaxDrawDuration);
         }
         Ok(())
     }

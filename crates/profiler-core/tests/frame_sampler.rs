@@ -517,3 +517,55 @@ fn gpu_labels_beyond_the_table_are_counted() {
         "untracked passes still count in the total"
     );
 }
+
+#[test]
+fn gpu_frames_without_valid_passes_change_nothing() {
+    let (mut s, clock) = sampler(no_warmup());
+    s.record_gpu_frame(clock.now(), [("egui", ms(2))]);
+    s.record_gpu_frame(clock.now(), std::iter::empty());
+    s.record_gpu_frame(clock.now(), [("egui", Duration::from_hours(24))]);
+    let snap = s.snapshot();
+    assert_eq!(
+        snap.gpu_frame,
+        Some(ms(2)),
+        "an empty or bogus frame is not a 0 ns frame"
+    );
+    assert_eq!(snap.rejected.implausible_gpu_passes, 1);
+    assert_eq!(snap.gpu_passes[0].max, ms(2));
+}
+
+#[test]
+fn huge_durations_cannot_overflow_the_sums() {
+    let config = SamplerConfig {
+        max_draw_duration: Duration::from_hours(1),
+        capacity: 4,
+        ..no_warmup()
+    };
+    let (mut s, _clock) = sampler(config);
+    for i in 0..10_u64 {
+        let start = Duration::from_secs(i * 4000);
+        s.record_frame(FrameRecord {
+            draw_start: start,
+            draw_end: start + Duration::from_secs(3599),
+            ..FrameRecord::default()
+        });
+        s.record_gpu_frame(
+            start,
+            [
+                ("a", Duration::from_mins(50)),
+                ("b", Duration::from_mins(50)),
+            ],
+        );
+    }
+    assert_eq!(s.snapshot().frame, Some(Duration::from_secs(3599)));
+    assert_eq!(
+        s.snapshot().gpu_frame,
+        None,
+        "6000 s of GPU per frame is over the bound"
+    );
+    let too_long = SamplerConfig {
+        max_draw_duration: Duration::from_secs(3601),
+        ..SamplerConfig::default()
+    };
+    assert_eq!(too_long.validate(), Err(ConfigError::MaxDrawDuration));
+}
