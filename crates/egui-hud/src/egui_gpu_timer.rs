@@ -3,6 +3,8 @@ use std::sync::Arc;
 use gpu_timing::{FrameId, GpuScope, GpuTimer, GpuTimerSettings, PassTimestamps, TimestampSupport};
 use parking_lot::Mutex;
 
+use crate::install::EGUI_PASS_LABEL;
+
 /// The GPU timer shared through the egui context: it times egui's own render pass (when the
 /// device allows) and the passes the app times itself, in the same frames.
 ///
@@ -39,9 +41,6 @@ struct FrameStamps {
     /// Frames whose stamps are all recorded and that the next egui encoder resolves.
     to_resolve: Vec<FrameId>,
 }
-
-/// The label egui's own render pass is shown under.
-pub(crate) const EGUI_PASS_LABEL: &str = "egui";
 
 impl EguiGpuTimer {
     fn id() -> egui::Id {

@@ -128,7 +128,7 @@ impl FpsMonitor {
             }
         }
         if crate::install::gpu_timing_unavailable(ctx) {
-            state.unavailable_passes = &["egui"];
+            state.unavailable_passes = &[crate::install::EGUI_PASS_LABEL];
         }
         if state.tick(ctx, now_secs) {
             crate::display_watch::DisplayWatch::check(ctx);

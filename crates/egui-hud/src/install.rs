@@ -55,6 +55,9 @@ pub fn install_wgpu(ctx: &egui::Context, device: &wgpu::Device, queue: &wgpu::Qu
     }
 }
 
+/// The label egui's own render pass is shown under in the GPU row.
+pub(crate) const EGUI_PASS_LABEL: &str = "egui";
+
 fn gpu_unavailable_id() -> egui::Id {
     egui::Id::unique("egui_hud_gpu_timing_unavailable")
 }
