@@ -157,11 +157,7 @@ impl EguiGpuTimer {
             if result.passes.is_empty() {
                 return;
             }
-            let mut passes = result.passes.iter().filter_map(|pass| {
-                let duration = std::time::Duration::try_from_secs_f64(pass.duration_secs).ok()?;
-                Some((&*pass.label, duration))
-            });
-            record(&mut passes);
+            record(&mut labelled_durations(result));
         });
     }
 
@@ -268,11 +264,17 @@ pub fn record_gpu_results(ctx: &egui::Context, result: &gpu_timing::GpuFrameResu
     let Some(state) = crate::hud_state::HudState::get(ctx, ctx.viewport_id()) else {
         return;
     };
-    let passes = result.passes.iter().filter_map(|pass| {
+    state.lock().record_gpu_frame(labelled_durations(result));
+}
+
+/// A result's passes as the sampler takes them.
+fn labelled_durations(
+    result: &gpu_timing::GpuFrameResult,
+) -> impl Iterator<Item = (&str, std::time::Duration)> {
+    result.passes.iter().filter_map(|pass| {
         let duration = std::time::Duration::try_from_secs_f64(pass.duration_secs).ok()?;
         Some((&*pass.label, duration))
-    });
-    state.lock().record_gpu_frame(passes);
+    })
 }
 
 /// The GPU timer shared through `ctx` (see [`EguiGpuTimer`]), after [`crate::install`] on wgpu.
