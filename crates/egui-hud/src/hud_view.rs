@@ -238,7 +238,10 @@ fn main_readout_ui(
         info.value = value;
         info
     });
-    let response = response.on_hover_text(hover);
+    // A closure, not `on_hover_text`: the text is only built into a widget while hovered.
+    let response = response.on_hover_ui(|ui| {
+        ui.label(hover);
+    });
     Interaction {
         toggled_mode: response.secondary_clicked(),
         toggled_collapse: response.clicked(),

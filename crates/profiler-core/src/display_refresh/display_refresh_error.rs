@@ -7,8 +7,8 @@ type Cause = Box<dyn std::error::Error + Send + Sync + 'static>;
 /// Why [`DisplayRefreshQuery`](super::DisplayRefreshQuery) could not be built or could not ask
 /// the platform.
 ///
-/// "The platform has no answer" (Xvfb, Wayland, an unsupported OS) is not an error: the query
-/// answers `Ok(None)` then.
+/// "The platform has no answer" (Xvfb, Wayland outputs with different rates, an unsupported OS)
+/// is not an error: the query answers `Ok(None)` then.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum DisplayRefreshError {
@@ -39,6 +39,28 @@ pub enum DisplayRefreshError {
          newer, and the window must still exist"
     )]
     X11Request(#[source] Cause),
+
+    /// No connection to the Wayland compositor could be opened.
+    #[error(
+        "cannot connect to the Wayland compositor at {display_name:?}: {cause}; check that \
+         WAYLAND_DISPLAY (and XDG_RUNTIME_DIR, for a relative name) name the compositor the \
+         window is on, or pass its socket with `DisplayRefreshQuery::with_wayland_display_name`"
+    )]
+    WaylandConnect {
+        /// The socket tried: a path, or `WAYLAND_DISPLAY`'s name when `XDG_RUNTIME_DIR` was not
+        /// set to resolve it against.
+        display_name: String,
+        /// What the socket or the Wayland client library said.
+        #[source]
+        cause: Cause,
+    },
+
+    /// The Wayland connection failed while listing the outputs.
+    #[error(
+        "the Wayland compositor closed the connection or sent a protocol error while listing \
+         outputs: {0}; the compositor may have exited"
+    )]
+    WaylandRequest(#[source] Cause),
 
     /// A Win32 call failed.
     #[error(

@@ -8,8 +8,9 @@ use super::{DisplayRefreshError, platform::PlatformTarget};
 ///
 /// Build it on the UI thread with [`Self::from_window`] (cheap: it copies ids out of the handles;
 /// on macOS it also looks up the window's screen, which `AppKit` only allows there). Then move it
-/// to a background thread and call [`Self::refresh_hz`] there: on X11 that opens a connection and
-/// makes a few round trips (3–36 ms measured under Xvfb), which must not stall a frame.
+/// to a background thread and call [`Self::refresh_hz`] there: on X11 and Wayland that opens a
+/// connection and makes a few round trips (3–36 ms measured under Xvfb), which must not stall a
+/// frame.
 ///
 /// When to ask again: the answer describes the display under the window at the time of the call.
 /// Ask again when the window may have changed display, that is when egui's
@@ -20,7 +21,7 @@ use super::{DisplayRefreshError, platform::PlatformTarget};
 /// The query is `Send + Sync` and holds no connection between calls.
 #[derive(Debug)]
 pub struct DisplayRefreshQuery {
-    /// `None`: the window system gives no way to answer (Wayland, unsupported platforms).
+    /// `None`: the window system gives no way to answer (web, Android, unsupported platforms).
     target: Option<PlatformTarget>,
 }
 
@@ -29,10 +30,13 @@ impl DisplayRefreshQuery {
     ///
     /// Works for any window type that implements raw-window-handle 0.6 (`eframe::Frame`,
     /// `eframe::CreationContext`, a winit window). A window system with no supported query
-    /// (Wayland, web, Android, …) is not an error: the query then answers `None`.
+    /// (web, Android, …) is not an error: the query then answers `None`.
     ///
     /// On X11 the server is the one named by the `DISPLAY` environment variable, read now; use
-    /// [`Self::with_x11_display_name`] when the window was opened on another one.
+    /// [`Self::with_x11_display_name`] when the window was opened on another one. On Wayland the
+    /// compositor is the one at `WAYLAND_DISPLAY` (default `wayland-0`) under `XDG_RUNTIME_DIR`,
+    /// both read now; use [`Self::with_wayland_display_name`] for another one. The handles'
+    /// pointers (the app's `wl_display` and `wl_surface`) are not kept.
     ///
     /// # Errors
     /// [`DisplayRefreshError::Handle`] when the handles are not available (yet), and on macOS
@@ -70,17 +74,31 @@ impl DisplayRefreshQuery {
         self
     }
 
-    /// Whether the platform code can answer at all; `false` for Wayland and unsupported
-    /// platforms, whose queries always answer `None`. Cost: none.
+    /// Names the Wayland compositor to ask, as `WAYLAND_DISPLAY` would: a socket name under
+    /// `XDG_RUNTIME_DIR` (e.g. `"wayland-1"`) or an absolute socket path.
+    ///
+    /// Default: `WAYLAND_DISPLAY` as read by [`Self::from_window`], else `wayland-0`. Has no
+    /// effect on other window systems. Cost: none until the next query.
+    #[must_use]
+    pub fn with_wayland_display_name(mut self, display_name: impl Into<String>) -> Self {
+        if let Some(target) = &mut self.target {
+            target.set_wayland_display_name(display_name.into());
+        }
+        self
+    }
+
+    /// Whether the platform code can answer at all; `false` for unsupported window systems
+    /// (web, Android, …), whose queries always answer `None`. Cost: none.
     pub fn is_supported(&self) -> bool {
         self.target.is_some()
     }
 
     /// Refresh rate in Hz of the display the window is on now, or `None` when the platform cannot
-    /// tell (Xvfb, Wayland, a variable-rate panel with no nominal rate, any failure).
+    /// tell (Xvfb, Wayland outputs with different rates, a variable-rate panel with no nominal
+    /// rate, any failure).
     ///
-    /// Slow (a server round trip on X11): call it off the UI thread. Failures are logged at
-    /// debug level; use [`Self::try_refresh_hz`] to see them.
+    /// Slow (server round trips on X11 and Wayland): call it off the UI thread. Failures are
+    /// logged at debug level; use [`Self::try_refresh_hz`] to see them.
     pub fn refresh_hz(&self) -> Option<f64> {
         match self.try_refresh_hz() {
             Ok(rate_hz) => rate_hz,
@@ -94,7 +112,7 @@ impl DisplayRefreshQuery {
     /// Same as [`Self::refresh_hz`], with the reason when the platform failed.
     ///
     /// `Ok(None)` means the platform answered "unknown" (no timings, no display under the window,
-    /// an unsupported window system).
+    /// Wayland outputs that disagree, an unsupported window system).
     ///
     /// # Errors
     /// The platform call that failed, see [`DisplayRefreshError`].

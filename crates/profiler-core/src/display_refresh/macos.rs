@@ -76,6 +76,12 @@ impl PlatformTarget {
     pub(super) fn set_x11_display_name(&mut self, _display_name: String) {}
 
     #[expect(
+        clippy::unused_self,
+        reason = "same signature as the free-Unix module, where the name matters"
+    )]
+    pub(super) fn set_wayland_display_name(&mut self, _display_name: String) {}
+
+    #[expect(
         clippy::unnecessary_wraps,
         reason = "same signature as the platform modules that can fail here"
     )]

@@ -11,7 +11,7 @@
 //! | platform | source | answers |
 //! |---|---|---|
 //! | X11 (Xlib/Xcb handles) | RandR over an own connection: the CRTC overlapping the window most | exact mode rate; `None` under Xvfb |
-//! | Wayland | — | `None` (a second connection cannot tell which output shows the window) |
+//! | Wayland | every `wl_output`'s current mode over an own connection | one output's rate, or the rate all share (±0.01 Hz); else `None` |
 //! | Windows | `MonitorFromWindow` → `EnumDisplaySettingsW` | integer Hz (unverified) |
 //! | macOS | `NSScreen` → `CGDisplayCopyDisplayMode`, `maximumFramesPerSecond` when 0 | (unverified) |
 //! | anything else | — | `None` |
@@ -20,6 +20,8 @@ mod display_refresh_error;
 mod display_refresh_query;
 mod randr_mode_timing;
 
+#[cfg(all(unix, not(target_vendor = "apple"), not(target_os = "android")))]
+mod wayland;
 #[cfg(all(unix, not(target_vendor = "apple"), not(target_os = "android")))]
 mod x11;
 #[cfg(all(unix, not(target_vendor = "apple"), not(target_os = "android")))]

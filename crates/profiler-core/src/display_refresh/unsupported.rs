@@ -24,6 +24,10 @@ impl PlatformTarget {
         match *self {}
     }
 
+    pub(super) fn set_wayland_display_name(&mut self, _display_name: String) {
+        match *self {}
+    }
+
     pub(super) fn refresh_hz(&self) -> Result<Option<f64>, DisplayRefreshError> {
         match *self {}
     }

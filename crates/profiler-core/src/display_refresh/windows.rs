@@ -44,6 +44,12 @@ impl PlatformTarget {
     )]
     pub(super) fn set_x11_display_name(&mut self, _display_name: String) {}
 
+    #[expect(
+        clippy::unused_self,
+        reason = "same signature as the free-Unix module, where the name matters"
+    )]
+    pub(super) fn set_wayland_display_name(&mut self, _display_name: String) {}
+
     pub(super) fn refresh_hz(&self) -> Result<Option<f64>, DisplayRefreshError> {
         // SAFETY: MonitorFromWindow only reads the handle value; an HWND that no longer names a
         // window makes it return null (MONITOR_DEFAULTTONULL), which is handled below.

@@ -1,11 +1,10 @@
-//! X11 (and the Wayland fallback) on free Unix: RandR over an own connection.
+//! Free Unix: X11 through RandR over an own connection, Wayland through [`super::wayland`].
 //!
 //! XIDs are server-global, so a second connection can ask about the app's window. The CRTC that
 //! overlaps the window most is "the display the window is on", as winit decides it too.
 //!
-//! Wayland: a second connection can list the outputs and their modes, but cannot tell which one
-//! shows the app's surface (surfaces and their `enter` events live on the app's connection). The
-//! seed's rule applies: no answer rather than a guess, so Wayland handles answer `None`.
+//! Wayland object ids are per connection, so there a second connection can only compare every
+//! output's current mode; see [`super::wayland`] for when that answers.
 
 use std::error::Error;
 
@@ -14,13 +13,14 @@ use x11rb::connection::RequestConnection as _;
 use x11rb::protocol::randr::{self, ConnectionExt as _};
 use x11rb::protocol::xproto::{ConnectionExt as _, Window};
 
+use super::wayland::WaylandTarget;
 use super::{DisplayRefreshError, RandrModeTiming};
 
-/// An X11 window on a named (or `DISPLAY`'s) server.
+/// The window system the window is on.
 #[derive(Debug)]
-pub(super) struct PlatformTarget {
-    display_name: Option<String>,
-    window: Window,
+pub(super) enum PlatformTarget {
+    X11(X11Target),
+    Wayland(WaylandTarget),
 }
 
 impl PlatformTarget {
@@ -30,25 +30,56 @@ impl PlatformTarget {
     )]
     pub(super) fn from_raw(
         window_handle: RawWindowHandle,
-        _display_handle: RawDisplayHandle,
+        display_handle: RawDisplayHandle,
     ) -> Result<Option<Self>, DisplayRefreshError> {
         let window = match window_handle {
             RawWindowHandle::Xlib(handle) => Window::try_from(handle.window).ok(),
             RawWindowHandle::Xcb(handle) => Some(handle.window.get()),
+            // The handles' pointers are not kept: the query asks over its own connection.
+            RawWindowHandle::Wayland(_) => {
+                return Ok(matches!(display_handle, RawDisplayHandle::Wayland(_))
+                    .then(|| Self::Wayland(WaylandTarget::from_env())));
+            }
             _ => None,
         };
         // Window 0 is `None` in X11: nothing to ask about.
-        Ok(window.filter(|&id| id != 0).map(|window| Self {
-            display_name: std::env::var("DISPLAY").ok(),
-            window,
+        Ok(window.filter(|&id| id != 0).map(|window| {
+            Self::X11(X11Target {
+                display_name: std::env::var("DISPLAY").ok(),
+                window,
+            })
         }))
     }
 
     pub(super) fn set_x11_display_name(&mut self, display_name: String) {
-        self.display_name = Some(display_name);
+        if let Self::X11(target) = self {
+            target.display_name = Some(display_name);
+        }
+    }
+
+    pub(super) fn set_wayland_display_name(&mut self, display_name: String) {
+        if let Self::Wayland(target) = self {
+            target.set_display_name(display_name);
+        }
     }
 
     pub(super) fn refresh_hz(&self) -> Result<Option<f64>, DisplayRefreshError> {
+        match self {
+            Self::X11(target) => target.refresh_hz(),
+            Self::Wayland(target) => target.refresh_hz(),
+        }
+    }
+}
+
+/// An X11 window on a named (or `DISPLAY`'s) server.
+#[derive(Debug)]
+pub(super) struct X11Target {
+    display_name: Option<String>,
+    window: Window,
+}
+
+impl X11Target {
+    fn refresh_hz(&self) -> Result<Option<f64>, DisplayRefreshError> {
         let (connection, _screen) =
             x11rb::connect(self.display_name.as_deref()).map_err(|cause| {
                 DisplayRefreshError::X11Connect {

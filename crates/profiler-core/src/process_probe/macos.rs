@@ -28,6 +28,10 @@ impl State {
         Some(Duration::new(secs, nanos))
     }
 
+    #[expect(
+        clippy::unused_self,
+        reason = "same signature as the other platform probes"
+    )]
     pub(super) fn memory(&mut self) -> Option<(u64, MemoryCounter)> {
         let mut info = std::mem::MaybeUninit::<libc::rusage_info_v2>::zeroed();
         // SAFETY: `info` is a valid, writable rusage_info_v2; RUSAGE_INFO_V2 tells the kernel

@@ -19,6 +19,10 @@ impl State {
         Self
     }
 
+    #[expect(
+        clippy::unused_self,
+        reason = "same signature as the other platform probes"
+    )]
     pub(super) fn cpu_time(&mut self) -> Option<Duration> {
         let zero = FILETIME {
             dwLowDateTime: 0,
@@ -48,6 +52,10 @@ impl State {
         ))
     }
 
+    #[expect(
+        clippy::unused_self,
+        reason = "same signature as the other platform probes"
+    )]
     pub(super) fn memory(&mut self) -> Option<(u64, MemoryCounter)> {
         let mut counters = std::mem::MaybeUninit::<PROCESS_MEMORY_COUNTERS_EX>::zeroed();
         let size = u32::try_from(size_of::<PROCESS_MEMORY_COUNTERS_EX>()).ok()?;
