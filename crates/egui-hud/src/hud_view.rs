@@ -25,7 +25,6 @@ pub(crate) struct HudView {
     pub(crate) mode: MainReadout,
     pub(crate) collapsed: bool,
     rows: Vec<ReadoutRow>,
-    main_value: Option<f64>,
     max_fps: Option<f64>,
     fps: Option<f64>,
     hover: String,
@@ -60,7 +59,6 @@ pub(crate) struct Interaction {
 impl HudView {
     pub(crate) fn clear_readouts(&mut self) {
         self.rows.clear();
-        self.main_value = None;
         self.max_fps = None;
         self.fps = None;
         self.plot_millis.clear();
@@ -99,14 +97,18 @@ impl HudView {
         self.layout = None;
     }
 
+    /// The big number for the current mode.
+    fn main_value(&self) -> Option<f64> {
+        match self.mode {
+            MainReadout::MaxFps => self.max_fps,
+            MainReadout::Fps => self.fps,
+        }
+    }
+
     /// Draws the HUD into `ui` and reports clicks on the main readout.
     pub(crate) fn ui(&mut self, ui: &mut egui::Ui) -> Interaction {
         let dark_mode = ui.visuals().dark_mode;
         let palette = HudPalette::for_theme(dark_mode);
-        self.main_value = match self.mode {
-            MainReadout::MaxFps => self.max_fps,
-            MainReadout::Fps => self.fps,
-        };
         self.ensure_layout(ui, dark_mode, &palette);
         let Some(layout) = &self.layout else {
             return Interaction::default();
@@ -119,7 +121,8 @@ impl HudView {
             .inner_margin(8)
             .show(ui, |ui| {
                 ui.spacing_mut().item_spacing = vec2(4.0, 1.0);
-                interaction = main_readout_ui(ui, layout, self.mode, self.main_value, &self.hover);
+                interaction =
+                    main_readout_ui(ui, layout, self.mode, self.main_value(), &self.hover);
                 if layout.collapsed {
                     return;
                 }
@@ -154,7 +157,8 @@ impl HudView {
         let painter = ui.painter();
         let number_size = if self.collapsed { 14.0 } else { 26.0 };
         let number = painter.layout_no_wrap(
-            self.main_value.map_or_else(|| "--".to_owned(), format_fps),
+            self.main_value()
+                .map_or_else(|| "--".to_owned(), format_fps),
             FontId::monospace(number_size),
             palette.text,
         );
