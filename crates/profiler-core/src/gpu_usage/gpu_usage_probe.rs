@@ -1,6 +1,8 @@
 //! This process's GPU use, from whichever platform counter has it.
 
-use super::{DrmBackend, GpuUsageReading, GpuUsageSource, NvmlBackend};
+use super::{
+    DrmBackend, GpuUsageReading, GpuUsageSource, IoRegistryBackend, NvmlBackend, PdhBackend,
+};
 
 /// Samples this process's GPU busy share from the platform's per-process counters.
 ///
@@ -8,19 +10,27 @@ use super::{DrmBackend, GpuUsageReading, GpuUsageSource, NvmlBackend};
 /// - Linux: the process's own DRM clients (`/proc/self/fdinfo`), for amdgpu, i915, xe, msm,
 ///   panfrost/panthor, v3d… (NVIDIA's proprietary driver has none);
 /// - with the `nvml` feature: NVML's per-process samples on NVIDIA GPUs (Linux, Windows);
-/// - Windows PDH and macOS `IORegistry`: not implemented, those platforms answer `None` unless
-///   NVML does.
+/// - Windows: PDH's `\GPU Engine(pid_<PID>_*)\Utilization Percentage`, summed per engine type,
+///   the busiest type (to public knowledge what Task Manager shows; not confirmed);
+/// - macOS: the `IORegistry` user clients of `IOAccelerator` services created by this pid,
+///   Δ`accumulatedGPUTime` ÷ Δwall.
+///
+/// The Windows and macOS sources are type-checked for their targets but have never run.
 ///
 /// When several answer (a laptop whose app runs on the NVIDIA GPU but whose Vulkan loader also
 /// opened the integrated one), the busiest reading wins: the HUD shows the GPU the app loads.
 ///
 /// Meant for a background thread at 2–4 Hz, not per frame: a sample costs one `readlink` per open
 /// fd plus one small `/proc` read per DRM fd, and with NVML a few driver calls per NVIDIA GPU
-/// (the first NVML sample also loads the library: milliseconds). `Send`, not `Sync`.
+/// (the first NVML sample also loads the library: milliseconds). On Windows one PDH collection;
+/// on macOS a walk of the accelerators' children (a public note reports about 2 ms for 142
+/// children on an M3 Max). `Send`, not `Sync`.
 #[derive(Debug)]
 pub struct GpuUsageProbe {
     drm: DrmBackend,
     nvml: NvmlBackend,
+    pdh: PdhBackend,
+    io_registry: IoRegistryBackend,
 }
 
 impl Default for GpuUsageProbe {
@@ -35,6 +45,8 @@ impl GpuUsageProbe {
         Self {
             drm: DrmBackend::new(),
             nvml: NvmlBackend::new(),
+            pdh: PdhBackend::new(),
+            io_registry: IoRegistryBackend::new(),
         }
     }
 
@@ -44,25 +56,31 @@ impl GpuUsageProbe {
     /// `None` means unavailable (no counter for this process, or no baseline yet: the first call
     /// usually answers `None`); show nothing rather than 0.
     pub fn sample(&mut self, now_nanos: u64) -> Option<GpuUsageReading> {
-        let drm = self
-            .drm
-            .sample(now_nanos)
-            .map(|busy_percent| GpuUsageReading {
-                busy_percent,
-                source: GpuUsageSource::DrmFdinfo,
-            });
-        let nvml = self
-            .nvml
-            .sample(now_nanos)
-            .map(|busy_percent| GpuUsageReading {
-                busy_percent,
-                source: GpuUsageSource::Nvml,
-            });
-        match (drm, nvml) {
-            (Some(drm), Some(nvml)) if nvml.busy_percent > drm.busy_percent => Some(nvml),
-            (Some(drm), _) => Some(drm),
-            (None, nvml) => nvml,
-        }
+        let readings = [
+            (self.drm.sample(now_nanos), GpuUsageSource::DrmFdinfo),
+            (self.nvml.sample(now_nanos), GpuUsageSource::Nvml),
+            (self.pdh.sample(now_nanos), GpuUsageSource::WindowsPdh),
+            (
+                self.io_registry.sample(now_nanos),
+                GpuUsageSource::MacIoRegistry,
+            ),
+        ];
+        // The busiest wins; on a tie, the earlier source.
+        readings
+            .into_iter()
+            .filter_map(|(busy_percent, source)| {
+                busy_percent.map(|busy_percent| GpuUsageReading {
+                    busy_percent,
+                    source,
+                })
+            })
+            .reduce(|best, reading| {
+                if reading.busy_percent > best.busy_percent {
+                    reading
+                } else {
+                    best
+                }
+            })
     }
 }
 

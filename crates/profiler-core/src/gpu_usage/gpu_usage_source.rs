@@ -9,10 +9,11 @@ pub enum GpuUsageSource {
     DrmFdinfo,
     /// NVIDIA's NVML per-process samples (`nvmlDeviceGetProcessUtilization`, SM share).
     Nvml,
-    /// Windows PDH "GPU Engine" counters. Reserved: not produced by this version.
+    /// Windows PDH "GPU Engine" counters of this pid (`Utilization Percentage`, busiest engine
+    /// type). Type-checked for Windows, never run.
     WindowsPdh,
-    /// macOS `IORegistry` accelerator clients' accumulated GPU time. Reserved: not produced by this
-    /// version.
+    /// macOS `IORegistry`: the accumulated GPU time of this pid's `IOAccelerator` user clients.
+    /// Type-checked for macOS, never run.
     MacIoRegistry,
 }
 
