@@ -293,7 +293,7 @@ struct PlotData<'a> {
 
 /// The retained draw times as a line, newest on the right, scaled to fit them, with the budget
 /// as a horizontal line when it is in range and the scale's top value in the corner. Painted
-/// directly: egui_plot costs 11.5 µs per frame here against 6.4 µs for the painter (measured by
+/// directly: egui_plot costs 11.6 µs per frame here against 6.4 µs for the painter (measured by
 /// `benches/hud_cost.rs`), allocates and senses input every frame, and puts its box zoom on the
 /// right button the HUD uses.
 fn plot_ui(ui: &mut egui::Ui, plot: &PlotData<'_>, palette: &HudPalette) {
