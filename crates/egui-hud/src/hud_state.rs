@@ -17,10 +17,6 @@ pub(crate) const REFRESH_INTERVAL: Duration = Duration::from_millis(500);
 /// for sooner than this.
 const TICK_SLACK: Duration = Duration::from_millis(10);
 
-/// After this long without being drawn (two refresh ticks) the HUD counts as hidden: its
-/// sampler is dropped and its clock stops.
-pub(crate) const HIDDEN_AFTER: Duration = Duration::from_secs(1);
-
 /// Everything the HUD keeps for one viewport, in egui memory under [`HudState::id`].
 pub(crate) type SharedHudState = Arc<Mutex<HudState>>;
 
@@ -32,8 +28,10 @@ pub(crate) struct HudState {
     sampler: Option<FrameSampler>,
     resources: ResourceMonitor,
     frame: FrameInProgress,
-    /// egui time (`InputState::time`) of the last pass that drew the HUD.
-    last_shown_secs: Option<f64>,
+    /// Whether `fps_monitor` drew the HUD in the frame in progress. A frame that ends without
+    /// it hides the HUD: a frame count, not a time, so that a one-second frame of a slow app is
+    /// still measured.
+    drawn_in_frame: bool,
     /// `cumulative_pass_nr` of the last pass that drew the HUD: a second call is a no-op.
     last_drawn_pass: Option<u64>,
     last_refresh_secs: Option<f64>,
@@ -98,7 +96,7 @@ impl HudState {
             sampler: None,
             resources,
             frame: FrameInProgress::default(),
-            last_shown_secs: None,
+            drawn_in_frame: false,
             last_drawn_pass: None,
             last_refresh_secs: None,
             displayed: None,
@@ -132,14 +130,7 @@ impl HudState {
             return;
         }
         let hook_started = self.clock.now();
-        let now_secs = ctx.input(|i| i.time);
-        if self
-            .last_shown_secs
-            .is_none_or(|shown| now_secs - shown > HIDDEN_AFTER.as_secs_f64())
-        {
-            self.detach();
-            return;
-        }
+        self.drawn_in_frame = false;
         let causes = ctx.repaint_causes();
         let app_causes = causes.iter().filter(|c| !tick::is_own_cause(c)).count();
         // A resize, expose or focus change wakes the app without an input event or a repaint
@@ -164,9 +155,14 @@ impl HudState {
         };
     }
 
-    /// Called by the plugin after each pass; `presented` is false for a discarded pass.
+    /// Called by the plugin after each pass; `presented` is false for a discarded pass. A
+    /// presented frame that did not draw the HUD means the app hid it: the sampler goes.
     pub(crate) fn end_pass(&mut self, ended_at: Duration, presented: bool) {
         if !presented {
+            return;
+        }
+        if !std::mem::take(&mut self.drawn_in_frame) {
+            self.detach();
             return;
         }
         let frame = std::mem::take(&mut self.frame);
@@ -245,7 +241,7 @@ impl HudState {
             log::warn!("egui-hud: {error}");
         }
         self.config = config;
-        self.last_shown_secs = Some(now_secs);
+        self.drawn_in_frame = true;
         rebuild
     }
 

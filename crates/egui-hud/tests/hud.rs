@@ -192,6 +192,27 @@ fn a_slow_frame_in_the_warm_up_is_left_out() {
     );
 }
 
+/// One frame every two seconds, each drawing for 1.5 s: slow, and still measured (hiding is a
+/// frame without the HUD, not a long gap between frames).
+#[test]
+fn an_app_slower_than_one_frame_per_second_is_measured() {
+    let mut app = App::new();
+    app.draw = Duration::from_millis(1500);
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(280.0, 300.0))
+        .with_step_dt(2.0)
+        .build_ui_state(App::ui, app);
+    harness.run_steps(20);
+    let before = hud_snapshot(&harness);
+    assert_eq!(before.frame, Some(Duration::from_millis(1500)));
+    harness.run_steps(4);
+    assert_eq!(
+        hud_snapshot(&harness).samples,
+        before.samples + 4,
+        "every slow frame is a sample; none restarts the warm-up"
+    );
+}
+
 #[test]
 fn a_call_outside_a_pass_changes_nothing() {
     let mut harness = harness(App::new());
@@ -231,11 +252,12 @@ fn a_hidden_hud_stops_its_clock_and_its_thread() {
     );
 
     *harness.state_mut() = false;
-    harness.run_steps(6); // 1.5 s of egui time without a call
+    harness.step(); // one frame without a call hides it
     assert!(
         !egui_hud::activity(&harness.ctx).sampling,
         "the sampler is dropped"
     );
+    harness.step();
     assert!(egui_hud::snapshot(&harness.ctx).is_none());
     let repaint_delay = harness.output().viewport_output[&egui::ViewportId::ROOT].repaint_delay;
     assert_eq!(

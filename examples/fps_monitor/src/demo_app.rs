@@ -1,5 +1,5 @@
 use std::f32::consts::TAU;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use egui::{Pos2, Stroke, pos2, vec2};
 
@@ -20,9 +20,16 @@ enum RepaintMode {
     Reactive,
 }
 
+/// How much longer `--seconds` waits for the HUD's first readings on a slow machine (software
+/// rendering on a loaded CI runner can take seconds to reach the end of the warm-up).
+const READINGS_GRACE: Duration = Duration::from_mins(1);
+
 pub(crate) struct DemoApp {
     args: DemoArgs,
     started: Instant,
+    /// When the first frame was drawn: `--seconds` counts from here, not from process start, so
+    /// device and pipeline creation do not eat into the measured run.
+    first_frame: Option<Instant>,
     hud_shown: bool,
     repaint: RepaintMode,
     curves: u32,
@@ -47,6 +54,7 @@ impl DemoApp {
             curves: args.curves,
             args,
             started: Instant::now(),
+            first_frame: None,
             hud_shown: true,
             repaint: RepaintMode::Continuous,
             gpu_iterations: 24,
@@ -133,19 +141,33 @@ impl DemoApp {
         ));
     }
 
+    /// `--seconds S`: after S seconds of frames, print the snapshot once it has readings (or
+    /// after [`READINGS_GRACE`] more, whatever it has then) and close.
     fn finish_if_due(&mut self, ctx: &egui::Context) {
         let Some(run_for) = self.args.run_for else {
             return;
         };
-        if self.started.elapsed() < run_for {
+        let first_frame = *self.first_frame.get_or_insert_with(Instant::now);
+        let elapsed = first_frame.elapsed();
+        if elapsed < run_for {
+            return;
+        }
+        let snapshot = egui_hud::snapshot(ctx);
+        let has_readings = snapshot
+            .as_ref()
+            .is_some_and(|s| s.samples > 0 && s.fps.is_some());
+        if !has_readings && elapsed < run_for + READINGS_GRACE {
             return;
         }
         self.args.run_for = None; // print once
-        let json = crate::snapshot_json::to_json(
-            egui_hud::snapshot(ctx).as_ref(),
-            self.args.backend,
-            &self.adapter,
-        );
+        let run = crate::snapshot_json::RunFacts {
+            backend: self.args.backend,
+            adapter: &self.adapter,
+            frames: ctx.cumulative_frame_nr(),
+            ran_secs: elapsed.as_secs_f64(),
+            startup_secs: first_frame.duration_since(self.started).as_secs_f64(),
+        };
+        let json = crate::snapshot_json::to_json(snapshot.as_ref(), &run);
         #[expect(
             clippy::print_stdout,
             reason = "--seconds prints the snapshot for scripts"
@@ -164,7 +186,7 @@ impl eframe::App for DemoApp {
             self.hud_shown = !self.hud_shown;
         }
         if std::mem::take(&mut self.stall_next_frame) {
-            std::thread::sleep(std::time::Duration::from_millis(100));
+            std::thread::sleep(Duration::from_millis(100));
         }
         let time_secs = self.started.elapsed().as_secs_f32();
         egui::CentralPanel::default().show(ui, |ui| {
@@ -190,7 +212,7 @@ impl eframe::App for DemoApp {
         }
         if self.args.run_for.is_some() && self.repaint == RepaintMode::Reactive {
             // Keep the exit timer alive in reactive mode.
-            ctx.request_repaint_after(std::time::Duration::from_millis(100));
+            ctx.request_repaint_after(Duration::from_millis(100));
         }
         self.finish_if_due(&ctx);
     }

@@ -3,7 +3,8 @@ use std::time::Duration;
 /// The demo's command line: `--seconds S`, `--backend glow|wgpu`, `--load N`.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct DemoArgs {
-    /// Run this long, print the HUD's snapshot as one JSON line and exit.
+    /// Run this long from the first frame, print the HUD's snapshot as one JSON line and exit.
+    /// A machine too slow to have readings by then gets up to a minute more.
     pub(crate) run_for: Option<Duration>,
     pub(crate) backend: Backend,
     /// Animated curves drawn per frame.

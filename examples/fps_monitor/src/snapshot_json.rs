@@ -3,14 +3,32 @@ use serde_json::{Value, json};
 
 use crate::demo_args::Backend;
 
+/// What the demo knows about its own run, printed beside the readouts so that a failed check
+/// says whether the machine drew few frames or the HUD read them wrong.
+pub(crate) struct RunFacts<'a> {
+    pub(crate) backend: Backend,
+    pub(crate) adapter: &'a str,
+    /// Frames egui ran since start (`Context::cumulative_frame_nr`), the HUD's own included.
+    pub(crate) frames: u64,
+    /// Seconds from the first frame to the print.
+    pub(crate) ran_secs: f64,
+    /// Seconds from start to the first frame: window, device and pipeline creation.
+    pub(crate) startup_secs: f64,
+}
+
 /// The HUD's readouts as one JSON object: times in milliseconds, `null` where unknown.
-pub(crate) fn to_json(snapshot: Option<&Snapshot>, backend: Backend, adapter: &str) -> Value {
-    let backend = match backend {
+pub(crate) fn to_json(snapshot: Option<&Snapshot>, run: &RunFacts<'_>) -> Value {
+    let backend = match run.backend {
         Backend::Wgpu => "wgpu",
         Backend::Glow => "glow",
     };
+    let adapter = run.adapter;
+    let (frames, ran_secs, startup_secs) = (run.frames, run.ran_secs, run.startup_secs);
     let Some(s) = snapshot else {
-        return json!({ "backend": backend, "adapter": adapter, "snapshot": null });
+        return json!({
+            "backend": backend, "adapter": adapter, "snapshot": null,
+            "frames": frames, "ran_secs": ran_secs, "startup_secs": startup_secs,
+        });
     };
     let ms = |d: Option<std::time::Duration>| d.map(|d| d.as_secs_f64() * 1e3);
     let passes: Vec<Value> = s
@@ -28,6 +46,9 @@ pub(crate) fn to_json(snapshot: Option<&Snapshot>, backend: Backend, adapter: &s
     json!({
         "backend": backend,
         "adapter": adapter,
+        "frames": frames,
+        "ran_secs": ran_secs,
+        "startup_secs": startup_secs,
         "max_fps": s.max_fps,
         "fps": s.fps,
         "interval_ms": ms(s.interval),

@@ -11,6 +11,7 @@
 )]
 
 use std::process::Command;
+use std::sync::Mutex;
 
 use serde_json::Value;
 
@@ -29,14 +30,21 @@ fn xvfb_available() -> bool {
     found
 }
 
-/// Runs the demo for `seconds` under a fresh Xvfb and parses its JSON line.
-fn run_demo(backend: &str, seconds: &str) -> Value {
+/// One demo at a time: two software renderers on a 2-core runner starve each other.
+static ONE_DEMO_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+/// Runs the demo for `seconds` under a fresh Xvfb and parses its JSON line; the demo's stderr
+/// comes back beside it for failure messages.
+fn run_demo(backend: &str, seconds: &str) -> (Value, String) {
+    let _one_at_a_time = ONE_DEMO_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let runtime_dir = std::env::temp_dir().join(format!("egui-hud-xdg-{backend}"));
     std::fs::create_dir_all(&runtime_dir).expect("temp dir");
     let output = Command::new("xvfb-run")
         .args(["-a", "-s", "-screen 0 1280x720x24"])
         .arg(env!("CARGO_BIN_EXE_fps_monitor"))
-        .args(["--seconds", seconds, "--backend", backend, "--load", "10"])
+        .args(["--seconds", seconds, "--backend", backend, "--load", "4"])
         .env("XDG_RUNTIME_DIR", &runtime_dir)
         .output()
         .expect("xvfb-run starts");
@@ -47,7 +55,9 @@ fn run_demo(backend: &str, seconds: &str) -> Value {
         "demo on {backend} failed: {stderr}"
     );
     let line = stdout.lines().last().unwrap_or_default();
-    serde_json::from_str(line).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}\n{stderr}"))
+    let json =
+        serde_json::from_str(line).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}\n{stderr}"));
+    (json, stderr.into_owned())
 }
 
 fn positive(json: &Value, key: &str) -> f64 {
@@ -58,10 +68,10 @@ fn positive(json: &Value, key: &str) -> f64 {
     value
 }
 
-fn assert_common_readings(json: &Value) {
+fn assert_common_readings(json: &Value, stderr: &str) {
     assert!(
         json["samples"].as_u64().is_some_and(|n| n > 0),
-        "frames were sampled: {json}"
+        "frames were sampled: {json}\ndemo stderr:\n{stderr}"
     );
     positive(json, "frame_ms");
     positive(json, "fps");
@@ -79,8 +89,8 @@ fn wgpu_on_lavapipe_reads_frames_resources_and_gpu_passes() {
     if !xvfb_available() {
         return;
     }
-    let json = run_demo("wgpu", "6");
-    assert_common_readings(&json);
+    let (json, stderr) = run_demo("wgpu", "6");
+    assert_common_readings(&json, &stderr);
     let passes = json["gpu_passes"].as_array().expect("gpu_passes is a list");
     let labels: Vec<&str> = passes.iter().filter_map(|p| p["label"].as_str()).collect();
     assert!(labels.contains(&"egui"), "egui's own pass is timed: {json}");
@@ -99,8 +109,8 @@ fn glow_reads_frames_and_resources_without_gpu_passes() {
     if !xvfb_available() {
         return;
     }
-    let json = run_demo("glow", "4");
-    assert_common_readings(&json);
+    let (json, stderr) = run_demo("glow", "4");
+    assert_common_readings(&json, &stderr);
     assert_eq!(
         json["gpu_passes"].as_array().map(Vec::len),
         Some(0),
