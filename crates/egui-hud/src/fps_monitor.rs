@@ -10,8 +10,9 @@ use crate::hud_state::HudState;
 /// Shows the performance HUD on the current viewport with the default settings.
 ///
 /// Call it once per frame wherever you have the [`egui::Context`] (in eframe's `App::ui` or
-/// `App::logic`, or inside `Context::run_ui`). Calling it shows the HUD; not calling it hides it:
-/// the first frame without it drops the sampler, and a second later the resource thread stops. Two calls in one pass draw one HUD.
+/// `App::logic`, or inside `Context::run_ui`). Calling it shows the HUD; not calling it hides it,
+/// and after one second of frames without it the HUD stops all its work (a slow app that calls
+/// it every frame is never hidden, however long its frames). Two calls in one pass draw one HUD.
 ///
 /// Cost when shown: a few tens of microseconds per frame (measured by `benches/hud_cost.rs`),
 /// which the HUD subtracts from its own FRAME readout. It never requests an immediate repaint:
@@ -194,9 +195,8 @@ pub fn activity(ctx: &egui::Context) -> HudActivity {
     })
 }
 
-/// The HUD's work on a viewport, from [`activity`]. Both are `false` before the HUD was ever
-/// shown; `sampling` turns `false` after one frame without it, `resources_running` a second
-/// later.
+/// The HUD's work on a viewport, from [`activity`]. Both are `false` once the HUD has been
+/// hidden for a second (and before it was ever shown).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct HudActivity {
     /// A sampler exists and frames are being timed.

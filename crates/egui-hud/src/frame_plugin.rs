@@ -105,8 +105,9 @@ impl egui::Plugin for FramePlugin {
         let platform = &output.platform_output;
         let max_passes = ctx.options(|o| o.max_passes.get());
         let discarded = platform.requested_discard() && platform.num_completed_passes < max_passes;
+        let now_secs = ctx.input(|i| i.time);
         let mut state = state.lock();
         let ended_at = state.now();
-        state.end_pass(ended_at, !discarded);
+        state.end_pass(ended_at, !discarded, now_secs);
     }
 }

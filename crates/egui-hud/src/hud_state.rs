@@ -13,6 +13,11 @@ use crate::tick;
 /// How often the numbers on screen change.
 pub(crate) const REFRESH_INTERVAL: Duration = Duration::from_millis(500);
 
+/// After frames without the HUD for this long (two refresh ticks) it counts as hidden: its
+/// sampler is dropped. Measured from the first frame without it, never between frames that draw
+/// it, so an app slower than one frame per second is still measured.
+const HIDDEN_AFTER: Duration = Duration::from_secs(1);
+
 /// The tick's tolerance: a frame this close to the refresh time refreshes, and no tick is asked
 /// for sooner than this.
 const TICK_SLACK: Duration = Duration::from_millis(10);
@@ -28,10 +33,11 @@ pub(crate) struct HudState {
     sampler: Option<FrameSampler>,
     resources: ResourceMonitor,
     frame: FrameInProgress,
-    /// Whether `fps_monitor` drew the HUD in the frame in progress. A frame that ends without
-    /// it hides the HUD: a frame count, not a time, so that a one-second frame of a slow app is
-    /// still measured.
+    /// Whether `fps_monitor` drew the HUD in the frame in progress.
     drawn_in_frame: bool,
+    /// egui time (`InputState::time`) at the end of the first frame, of the frames since, that
+    /// ended without the HUD; `None` while it is drawn.
+    hidden_since_secs: Option<f64>,
     /// `cumulative_pass_nr` of the last pass that drew the HUD: a second call is a no-op.
     last_drawn_pass: Option<u64>,
     last_refresh_secs: Option<f64>,
@@ -97,6 +103,7 @@ impl HudState {
             resources,
             frame: FrameInProgress::default(),
             drawn_in_frame: false,
+            hidden_since_secs: None,
             last_drawn_pass: None,
             last_refresh_secs: None,
             displayed: None,
@@ -155,15 +162,19 @@ impl HudState {
         };
     }
 
-    /// Called by the plugin after each pass; `presented` is false for a discarded pass. A
-    /// presented frame that did not draw the HUD means the app hid it: the sampler goes.
-    pub(crate) fn end_pass(&mut self, ended_at: Duration, presented: bool) {
+    /// Called by the plugin after each pass at egui time `now_secs`; `presented` is false for a
+    /// discarded pass. Frames without the HUD are still the app's frames and are recorded, until
+    /// [`HIDDEN_AFTER`] of them drops the sampler.
+    pub(crate) fn end_pass(&mut self, ended_at: Duration, presented: bool, now_secs: f64) {
         if !presented {
             return;
         }
         if !std::mem::take(&mut self.drawn_in_frame) {
-            self.detach();
-            return;
+            self.hidden_since_secs.get_or_insert(now_secs);
+            if self.hidden_for_secs(now_secs) >= HIDDEN_AFTER.as_secs_f64() {
+                self.detach();
+                return;
+            }
         }
         let frame = std::mem::take(&mut self.frame);
         let (Some(draw_start), Some(sampler)) = (frame.started, self.sampler.as_mut()) else {
@@ -221,8 +232,10 @@ impl HudState {
                 }
             }
         };
-        let rebuild =
-            self.sampler.is_none() || clock_changed || config.capacity != self.config.capacity;
+        let rebuild = self.sampler.is_none()
+            || clock_changed
+            || config.capacity != self.config.capacity
+            || self.hidden_for_secs(now_secs) >= HIDDEN_AFTER.as_secs_f64();
         if rebuild {
             match FrameSampler::new(config.sampler_config(), Arc::clone(&self.clock)) {
                 Ok(mut sampler) => {
@@ -242,10 +255,17 @@ impl HudState {
         }
         self.config = config;
         self.drawn_in_frame = true;
+        self.hidden_since_secs = None;
         rebuild
     }
 
+    /// Seconds since the first frame without the HUD; 0 while it is drawn.
+    fn hidden_for_secs(&self, now_secs: f64) -> f64 {
+        self.hidden_since_secs.map_or(0.0, |since| now_secs - since)
+    }
+
     fn detach(&mut self) {
+        self.hidden_since_secs = None;
         self.sampler = None;
         self.displayed = None;
         self.last_refresh_secs = None;

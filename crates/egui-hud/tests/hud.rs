@@ -252,12 +252,16 @@ fn a_hidden_hud_stops_its_clock_and_its_thread() {
     );
 
     *harness.state_mut() = false;
-    harness.step(); // one frame without a call hides it
+    harness.run_steps(2); // 0.25 s of egui time without a call
+    assert!(
+        egui_hud::activity(&harness.ctx).sampling,
+        "a frame or two without the HUD is not hidden yet"
+    );
+    harness.run_steps(4); // 1.25 s
     assert!(
         !egui_hud::activity(&harness.ctx).sampling,
         "the sampler is dropped"
     );
-    harness.step();
     assert!(egui_hud::snapshot(&harness.ctx).is_none());
     let repaint_delay = harness.output().viewport_output[&egui::ViewportId::ROOT].repaint_delay;
     assert_eq!(
