@@ -219,11 +219,11 @@ impl eframe::App for DemoApp {
 }
 
 /// eframe options for the chosen backend; on wgpu the device asks for timestamp queries.
-pub(crate) fn native_options(backend: Backend) -> eframe::NativeOptions {
+pub(crate) fn native_options(backend: Backend, window_size: [f32; 2]) -> eframe::NativeOptions {
     let mut options = egui_hud::native_options_with_gpu_timing();
     options.viewport = egui::ViewportBuilder::default()
         .with_title("egui-hud demo")
-        .with_inner_size([860.0, 520.0]);
+        .with_inner_size(window_size);
     options.renderer = match backend {
         Backend::Wgpu => eframe::Renderer::Wgpu,
         Backend::Glow => eframe::Renderer::Glow,

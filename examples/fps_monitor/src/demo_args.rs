@@ -1,6 +1,6 @@
 use std::time::Duration;
 
-/// The demo's command line: `--seconds S`, `--backend glow|wgpu`, `--load N`.
+/// The demo's command line: `--seconds S`, `--backend glow|wgpu`, `--load N`, `--size WxH`.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct DemoArgs {
     /// Run this long from the first frame, print the HUD's snapshot as one JSON line and exit.
@@ -9,6 +9,8 @@ pub(crate) struct DemoArgs {
     pub(crate) backend: Backend,
     /// Animated curves drawn per frame.
     pub(crate) curves: u32,
+    /// The window's inner size in points. A software rasterizer's cost grows with the area.
+    pub(crate) window_size: [f32; 2],
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,13 +21,14 @@ pub(crate) enum Backend {
 
 impl DemoArgs {
     pub(crate) const USAGE: &str =
-        "usage: fps_monitor [--seconds S] [--backend wgpu|glow] [--load N]";
+        "usage: fps_monitor [--seconds S] [--backend wgpu|glow] [--load N] [--size WxH]";
 
     pub(crate) fn parse(mut args: impl Iterator<Item = String>) -> Result<Self, String> {
         let mut parsed = Self {
             run_for: None,
             backend: Backend::Wgpu,
             curves: 20,
+            window_size: [860.0, 520.0],
         };
         while let Some(flag) = args.next() {
             let mut value = || args.next().ok_or_else(|| format!("{flag} needs a value"));
@@ -53,6 +56,14 @@ impl DemoArgs {
                         .parse()
                         .map_err(|_| format!("--load {raw}: not a count"))?;
                 }
+                "--size" => {
+                    let raw = value()?;
+                    parsed.window_size = raw
+                        .split_once('x')
+                        .and_then(|(w, h)| Some([w.parse().ok()?, h.parse().ok()?]))
+                        .filter(|size: &[f32; 2]| size.iter().all(|v| (64.0..=8192.0).contains(v)))
+                        .ok_or_else(|| format!("--size {raw}: use WxH, each 64 to 8192"))?;
+                }
                 "--help" | "-h" => return Err(Self::USAGE.to_owned()),
                 other => return Err(format!("unknown argument {other}\n{}", Self::USAGE)),
             }
@@ -79,5 +90,11 @@ mod tests {
         assert!(parse(&["--seconds", "-1"]).is_err());
         assert!(parse(&["--backend", "vulkan"]).is_err());
         assert!(parse(&["--load"]).is_err());
+        assert_eq!(
+            parse(&["--size", "640x400"]).expect("valid").window_size,
+            [640.0, 400.0]
+        );
+        assert!(parse(&["--size", "640"]).is_err());
+        assert!(parse(&["--size", "0x400"]).is_err());
     }
 }

@@ -22,7 +22,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let options = native_options(args.backend);
+    let options = native_options(args.backend, args.window_size);
     let result = eframe::run_native(
         "egui-hud demo",
         options,

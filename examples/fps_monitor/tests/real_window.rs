@@ -44,7 +44,16 @@ fn run_demo(backend: &str, seconds: &str) -> (Value, String) {
     let output = Command::new("xvfb-run")
         .args(["-a", "-s", "-screen 0 1280x720x24"])
         .arg(env!("CARGO_BIN_EXE_fps_monitor"))
-        .args(["--seconds", seconds, "--backend", backend, "--load", "4"])
+        .args([
+            "--seconds",
+            seconds,
+            "--backend",
+            backend,
+            "--load",
+            "4",
+            "--size",
+            "640x400",
+        ])
         .env("XDG_RUNTIME_DIR", &runtime_dir)
         .output()
         .expect("xvfb-run starts");
