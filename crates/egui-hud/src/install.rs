@@ -14,10 +14,11 @@ use crate::display_watch::DisplayWatch;
 /// Without it the HUD works unclamped with a 60 Hz budget and no GPU timestamps. On wgpu the
 /// device must have been created with the timestamp features for GPU times: see
 /// `native_options_with_gpu_timing`. Cost: one background thread that asks the
-/// platform for the refresh rate, then exits.
+/// platform for the refresh rate, then exits. On the web (eframe's `WebRunner`) a page cannot
+/// tell the refresh rate, so only the GPU timer is wired.
 #[cfg(feature = "eframe")]
 pub fn install(cc: &eframe::CreationContext<'_>) {
-    install_window(&cc.egui_ctx, cc);
+    install_eframe_window(cc);
     #[cfg(feature = "wgpu")]
     match &cc.wgpu_render_state {
         Some(render_state) => install_wgpu(&cc.egui_ctx, &render_state.device, &render_state.queue),
@@ -25,6 +26,20 @@ pub fn install(cc: &eframe::CreationContext<'_>) {
     }
     #[cfg(not(feature = "wgpu"))]
     mark_gpu_timing_unavailable(&cc.egui_ctx);
+}
+
+/// eframe's native `CreationContext` hands out the window's handles.
+#[cfg(all(feature = "eframe", not(target_arch = "wasm32")))]
+fn install_eframe_window(cc: &eframe::CreationContext<'_>) {
+    install_window(&cc.egui_ctx, cc);
+}
+
+/// On the web there is no native window to ask.
+#[cfg(all(feature = "eframe", target_arch = "wasm32"))]
+fn install_eframe_window(_cc: &eframe::CreationContext<'_>) {
+    log::info!(
+        "egui-hud: a web page cannot tell the display refresh rate; MAX FPS is unclamped and the budget is 60 Hz"
+    );
 }
 
 /// The refresh-rate part of [`install`] for any integration: pass the native window (anything

@@ -15,7 +15,7 @@
 //! ```
 
 mod display_watch;
-#[cfg(all(feature = "eframe", feature = "wgpu"))]
+#[cfg(all(feature = "eframe", feature = "wgpu", not(target_arch = "wasm32")))]
 mod eframe_options;
 #[cfg(feature = "wgpu")]
 mod egui_gpu_timer;
@@ -30,7 +30,7 @@ mod main_readout;
 mod readout_row;
 mod tick;
 
-#[cfg(all(feature = "eframe", feature = "wgpu"))]
+#[cfg(all(feature = "eframe", feature = "wgpu", not(target_arch = "wasm32")))]
 pub use crate::eframe_options::{native_options_with_gpu_timing, request_gpu_timing_features};
 #[cfg(feature = "wgpu")]
 pub use crate::egui_gpu_timer::{EguiGpuTimer, gpu_timer, record_gpu_results};

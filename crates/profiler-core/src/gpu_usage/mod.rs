@@ -25,9 +25,10 @@ mod drm_proc_scan;
 #[cfg(target_os = "linux")]
 use drm_proc_scan::DrmBackend;
 
-#[cfg(feature = "nvml")]
+// NVML is a native library: the feature does nothing on wasm32.
+#[cfg(all(feature = "nvml", not(target_arch = "wasm32")))]
 mod nvml_backend;
-#[cfg(feature = "nvml")]
+#[cfg(all(feature = "nvml", not(target_arch = "wasm32")))]
 use nvml_backend::NvmlBackend;
 
 #[cfg(any(target_os = "windows", test))]
@@ -50,7 +51,7 @@ mod unsupported;
 use unsupported::Unsupported as DrmBackend;
 #[cfg(not(target_os = "macos"))]
 use unsupported::Unsupported as IoRegistryBackend;
-#[cfg(not(feature = "nvml"))]
+#[cfg(any(not(feature = "nvml"), target_arch = "wasm32"))]
 use unsupported::Unsupported as NvmlBackend;
 #[cfg(not(target_os = "windows"))]
 use unsupported::Unsupported as PdhBackend;
