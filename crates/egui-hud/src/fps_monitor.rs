@@ -6,6 +6,7 @@ use profiler_core::Clock;
 use crate::frame_plugin::FramePlugin;
 use crate::hud_config::HudConfig;
 use crate::hud_state::HudState;
+use crate::hud_view::HudView;
 
 /// Shows the performance HUD on the current viewport with the default settings.
 ///
@@ -135,17 +136,22 @@ impl FpsMonitor {
             crate::display_watch::DisplayWatch::check(ctx);
         }
 
+        // egui hit-tests at the start of a pass, so a click is known before the HUD is laid out.
+        // The anchored area is placed by its previous size: after a click the pass is redone so
+        // the new size is not drawn for one frame at the old place. Only pass 0 applies a click:
+        // the redone pass sees the same one again.
+        let readout_id = HudView::readout_id(ctx.viewport_id());
+        if ctx.current_pass_index() == 0
+            && let Some(readout) = ctx.read_response(readout_id)
+            && state.view.apply_clicks(&readout)
+        {
+            ctx.request_discard("egui-hud: the HUD changed size");
+        }
         let area = egui::Area::new(egui::Id::unique(("egui_hud_area", ctx.viewport_id())))
             .order(egui::Order::Foreground)
             .anchor(state.config.anchor, state.config.offset)
             .interactable(true);
-        let interaction = area.show(ctx, |ui| state.view.ui(ui)).inner;
-        if interaction.toggled_mode {
-            state.view.mode = state.view.mode.toggled();
-        }
-        if interaction.toggled_collapse {
-            state.view.collapsed = !state.view.collapsed;
-        }
+        area.show(ctx, |ui| state.view.ui(ui, readout_id));
         let cost = state.now().saturating_sub(started);
         state.add_overlay_cost(cost);
     }

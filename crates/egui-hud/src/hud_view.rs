@@ -49,14 +49,25 @@ struct Layout {
     plot_scale: Arc<Galley>,
 }
 
-/// What the user did to the HUD this pass.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Interaction {
-    pub(crate) toggled_mode: bool,
-    pub(crate) toggled_collapse: bool,
-}
-
 impl HudView {
+    /// The main readout's widget id on `viewport`: clicks on it are read before the HUD is laid
+    /// out, so the HUD is drawn at its new size in the pass that saw the click.
+    pub(crate) fn readout_id(viewport: egui::ViewportId) -> egui::Id {
+        egui::Id::unique(("egui_hud_main_readout", viewport))
+    }
+
+    /// Applies a right-click (switch MAX FPS / FPS) or left-click (collapse / expand) on the
+    /// main readout. Returns whether the HUD changed size.
+    pub(crate) fn apply_clicks(&mut self, readout: &egui::Response) -> bool {
+        if readout.secondary_clicked() {
+            self.mode = self.mode.toggled();
+        }
+        if readout.clicked() {
+            self.collapsed = !self.collapsed;
+        }
+        readout.secondary_clicked() || readout.clicked()
+    }
+
     pub(crate) fn clear_readouts(&mut self) {
         self.rows.clear();
         self.max_fps = None;
@@ -106,14 +117,13 @@ impl HudView {
     }
 
     /// Draws the HUD into `ui` and reports clicks on the main readout.
-    pub(crate) fn ui(&mut self, ui: &mut egui::Ui) -> Interaction {
+    pub(crate) fn ui(&mut self, ui: &mut egui::Ui, readout_id: egui::Id) {
         let dark_mode = ui.visuals().dark_mode;
         let palette = HudPalette::for_theme(dark_mode);
         self.ensure_layout(ui, dark_mode, &palette);
         let Some(layout) = &self.layout else {
-            return Interaction::default();
+            return;
         };
-        let mut interaction = Interaction::default();
         egui::Frame::new()
             .fill(palette.backdrop)
             .stroke(Stroke::new(1.0, palette.border))
@@ -121,8 +131,14 @@ impl HudView {
             .inner_margin(8)
             .show(ui, |ui| {
                 ui.spacing_mut().item_spacing = vec2(4.0, 1.0);
-                interaction =
-                    main_readout_ui(ui, layout, self.mode, self.main_value(), &self.hover);
+                main_readout_ui(
+                    ui,
+                    readout_id,
+                    layout,
+                    self.mode,
+                    self.main_value(),
+                    &self.hover,
+                );
                 if layout.collapsed {
                     return;
                 }
@@ -141,7 +157,6 @@ impl HudView {
                     &palette,
                 );
             });
-        interaction
     }
 
     fn ensure_layout(&mut self, ui: &egui::Ui, dark_mode: bool, palette: &HudPalette) {
@@ -219,17 +234,19 @@ fn row_job(row: &ReadoutRow, palette: &HudPalette) -> LayoutJob {
 
 fn main_readout_ui(
     ui: &mut egui::Ui,
+    id: egui::Id,
     layout: &Layout,
     mode: MainReadout,
     value: Option<f64>,
     hover: &str,
-) -> Interaction {
+) {
     let gap = 6.0;
     let size = vec2(
         layout.number.size().x + gap + layout.label.size().x,
         layout.number.size().y,
     );
-    let (rect, response) = ui.allocate_exact_size(size, Sense::click());
+    let (_, rect) = ui.allocate_space(size);
+    let response = ui.interact(rect, id, Sense::click());
     let painter = ui.painter();
     painter.galley(rect.min, Arc::clone(&layout.number), Color32::PLACEHOLDER);
     let label_pos = pos2(
@@ -243,13 +260,9 @@ fn main_readout_ui(
         info
     });
     // A closure, not `on_hover_text`: the text is only built into a widget while hovered.
-    let response = response.on_hover_ui(|ui| {
+    response.on_hover_ui(|ui| {
         ui.label(hover);
     });
-    Interaction {
-        toggled_mode: response.secondary_clicked(),
-        toggled_collapse: response.clicked(),
-    }
 }
 
 fn row_ui(ui: &mut egui::Ui, row: &ReadoutRow, galley: &Arc<Galley>, palette: &HudPalette) {

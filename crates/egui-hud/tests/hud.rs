@@ -96,13 +96,25 @@ fn right_click_switches_the_readout_and_left_click_collapses() {
         harness.query_by_label_contains("FRAME").is_some(),
         "expanded: rows are visible"
     );
+    let expanded_right = harness.get_by_label("MAX FPS").rect().right();
     harness.get_by_label("MAX FPS").click();
-    harness.run_steps(2);
+    harness.step();
     assert!(
         harness.query_by_label_contains("FRAME").is_none(),
         "collapsed: only the tag"
     );
-    harness.run_steps(2); // the anchored area moves to its new size a frame later
+    let collapsed_right = harness.get_by_label("MAX FPS").rect().right();
+    assert!(
+        collapsed_right > expanded_right,
+        "the narrower tag is drawn against the right edge in the frame of the click \
+         ({collapsed_right} vs {expanded_right})"
+    );
+    harness.run_steps(2);
+    assert_eq!(
+        harness.get_by_label("MAX FPS").rect().right(),
+        collapsed_right,
+        "and does not move afterwards"
+    );
     harness.get_by_label("MAX FPS").click();
     harness.run_steps(2);
     assert!(
