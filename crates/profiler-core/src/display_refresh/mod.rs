@@ -12,13 +12,15 @@
 //! |---|---|---|
 //! | X11 (Xlib/Xcb handles) | RandR over an own connection: the CRTC overlapping the window most | exact mode rate; `None` under Xvfb |
 //! | Wayland | every `wl_output`'s current mode over an own connection | one output's rate, or the rate all share (±0.01 Hz); else `None` |
-//! | Windows | `MonitorFromWindow` → `EnumDisplaySettingsW` | integer Hz (unverified) |
+//! | Windows | `MonitorFromWindow` → `QueryDisplayConfig` path of that GDI device (else `EnumDisplaySettingsW`) | exact rational rate, else integer Hz (unverified) |
 //! | macOS | `NSScreen` → `CGDisplayCopyDisplayMode`, `maximumFramesPerSecond` when 0 | (unverified) |
 //! | anything else | — | `None` |
 
 mod display_refresh_error;
 mod display_refresh_query;
 mod randr_mode_timing;
+#[cfg(any(windows, test))]
+mod rational_rate;
 
 #[cfg(all(unix, not(target_vendor = "apple"), not(target_os = "android")))]
 mod wayland;
