@@ -36,6 +36,9 @@ pub struct FrameSampler {
     last_present: Option<Duration>,
     gpu_frames: SampleRing<GpuFrameSample>,
     gpu_sum_nanos: u64,
+    /// The same GPU frames for the busy share over the last second: sized like `presents`, so
+    /// a GPU faster than `capacity` frames per second is not under-read.
+    gpu_busy_frames: SampleRing<GpuFrameSample>,
     gpu_passes: GpuPassTable,
     warmup_left: u32,
     self_induced: u64,
@@ -78,6 +81,7 @@ impl FrameSampler {
             last_present: None,
             gpu_frames: SampleRing::with_capacity(capacity),
             gpu_sum_nanos: 0,
+            gpu_busy_frames: SampleRing::with_capacity(PRESENT_CAPACITY),
             gpu_passes: GpuPassTable::new(capacity),
             self_induced: 0,
             rejected: RejectedEvents::default(),
@@ -137,13 +141,22 @@ impl FrameSampler {
             self.rejected.implausibly_long_draws += 1;
             return FrameVerdict::Rejected;
         }
-        let present = match (frame.present, self.last_present) {
-            (Some(at), Some(last)) if at < last => {
-                // The draw is still real; only the hand-off time is impossible.
+        // The draw is still real when only its hand-off time is impossible. A present that is
+        // not after the previous one, or lies outside its own frame, is dropped: kept, one bad
+        // timestamp far in the future would refuse every real present until the clock got there.
+        let present = match frame.present {
+            Some(at)
+                if at < frame.draw_start
+                    || at.saturating_sub(frame.draw_end) > self.config.max_draw_duration =>
+            {
+                self.rejected.presents_outside_frame += 1;
+                None
+            }
+            Some(at) if self.last_present.is_some_and(|last| at <= last) => {
                 self.rejected.presents_back_in_time += 1;
                 None
             }
-            (present, _) => present,
+            present => present,
         };
         if let Some(at) = present {
             self.last_present = Some(at);
@@ -211,6 +224,7 @@ impl FrameSampler {
             self.gpu_sum_nanos -= evicted.total_nanos;
         }
         self.gpu_sum_nanos += sample.total_nanos;
+        self.gpu_busy_frames.push(sample);
     }
 
     /// The retained draw times, oldest first: what the HUD's plot draws. No allocation.
@@ -234,6 +248,7 @@ impl FrameSampler {
         self.presents.clear();
         self.last_present = None;
         self.gpu_frames.clear();
+        self.gpu_busy_frames.clear();
         self.gpu_sum_nanos = 0;
         self.gpu_passes.clear();
         self.warmup_left = self.config.warmup_frames;
@@ -292,15 +307,7 @@ impl FrameSampler {
         {
             let gpu_frame = Duration::from_nanos(self.gpu_sum_nanos / count);
             snapshot.gpu_frame = Some(gpu_frame);
-            let busy_start = nanos(now.saturating_sub(GPU_BUSY_WINDOW));
-            let busy_nanos: u64 = self
-                .gpu_frames
-                .iter()
-                .filter(|s| s.arrived_nanos >= busy_start)
-                .map(|s| s.total_nanos)
-                .sum();
-            snapshot.gpu_busy_percent =
-                Some(100.0 * busy_nanos as f64 / GPU_BUSY_WINDOW.as_nanos() as f64);
+            snapshot.gpu_busy_percent = Some(self.gpu_busy_percent(now));
             snapshot.gpu_busy_source = Some(GpuBusySource::Timestamps);
             self.gpu_passes.readings(&mut snapshot.gpu_passes);
             snapshot.bound = snapshot.frame.map(|frame| {
@@ -312,6 +319,36 @@ impl FrameSampler {
             });
         }
         snapshot
+    }
+
+    /// GPU time per second of wall time over the last [`GPU_BUSY_WINDOW`], 0 to 100. When the
+    /// ring holds less than that window (over 1024 GPU frames a second), the share is taken
+    /// over the span it does hold, leaving out its oldest frame, whose work came before it.
+    fn gpu_busy_percent(&self, now: Duration) -> f64 {
+        let window_nanos = nanos(GPU_BUSY_WINDOW);
+        let now_nanos = nanos(now);
+        let window_start = now_nanos.saturating_sub(window_nanos);
+        let mut recent = self
+            .gpu_busy_frames
+            .iter()
+            .filter(|s| s.arrived_nanos >= window_start);
+        let ring_is_short = self.gpu_busy_frames.len() == PRESENT_CAPACITY;
+        let (busy_nanos, span_nanos) = match recent.next() {
+            Some(oldest) if ring_is_short && oldest.arrived_nanos > window_start => (
+                recent.map(|s| s.total_nanos).sum::<u64>(),
+                now_nanos.saturating_sub(oldest.arrived_nanos),
+            ),
+            Some(oldest) => (
+                oldest.total_nanos + recent.map(|s| s.total_nanos).sum::<u64>(),
+                window_nanos,
+            ),
+            None => (0, window_nanos),
+        };
+        if span_nanos == 0 {
+            return 0.0;
+        }
+        // Results that arrive together can cover a little more than the window.
+        (100.0 * busy_nanos as f64 / span_nanos as f64).clamp(0.0, 100.0)
     }
 
     /// Nearest-rank 95th percentile: the ⌈0.95·n⌉-th smallest sample.

@@ -7,8 +7,10 @@ pub struct RejectedEvents {
     pub zero_length_draws: u64,
     /// A draw longer than [`SamplerConfig::max_draw_duration`](crate::SamplerConfig::max_draw_duration).
     pub implausibly_long_draws: u64,
-    /// A present earlier than the previous one.
+    /// A present not later than the previous one.
     pub presents_back_in_time: u64,
+    /// A present before its own draw started, or more than `max_draw_duration` after it ended.
+    pub presents_outside_frame: u64,
     /// A GPU pass duration longer than `max_draw_duration` (a wrapped or bogus timestamp).
     pub implausible_gpu_passes: u64,
 }
@@ -20,6 +22,7 @@ impl RejectedEvents {
             + self.zero_length_draws
             + self.implausibly_long_draws
             + self.presents_back_in_time
+            + self.presents_outside_frame
             + self.implausible_gpu_passes
     }
 }

@@ -65,7 +65,8 @@ impl ResourceMonitor {
     }
 
     /// The latest averaged reading; starts the sampling thread if it is not running.
-    /// Cost on the caller's thread: one uncontended lock (well under a microsecond).
+    /// Cost on the caller's thread: one uncontended lock (well under a microsecond); the first
+    /// call, and the first after the thread stopped, also spawns the thread under that lock.
     pub fn request(&self) -> ResourceReading {
         let now = self.shared.clock.now();
         let mut state = self.shared.state.lock();
@@ -114,8 +115,10 @@ fn sample_until_idle(shared: &Shared) {
     let config = shared.config;
     let mut probe = ProcessProbe::new();
     let mut gpu = crate::GpuUsageProbe::new();
+    // `validate` bounds this; the `min` keeps a bad config from reserving gigabytes anyway.
     let window_len = usize::try_from(
-        config.average_window.as_nanos() / config.sample_interval.as_nanos().max(1),
+        (config.average_window.as_nanos() / config.sample_interval.as_nanos().max(1))
+            .min(crate::resource_monitor_config::MAX_WINDOW_SAMPLES),
     )
     .unwrap_or(16)
         + 2;

@@ -418,22 +418,69 @@ fn bad_input_is_dropped_counted_and_never_poisons_readouts() {
     assert_eq!(after.rejected.zero_length_draws, 1);
     assert_eq!(after.rejected.implausibly_long_draws, 1);
 
-    // A present that goes back in time: the draw counts, the present is dropped.
-    let back = FrameRecord {
+    // A present before its own draw began: the draw counts, the present is dropped.
+    let before_draw = FrameRecord {
         draw_start: t,
         draw_end: t + ms(5),
         present: Some(t.saturating_sub(ms(30))),
         ..FrameRecord::default()
     };
-    assert_eq!(s.record_frame(back), FrameVerdict::Counted);
+    assert_eq!(s.record_frame(before_draw), FrameVerdict::Counted);
     let snap = s.snapshot();
-    assert_eq!(snap.rejected.presents_back_in_time, 1);
+    assert_eq!(snap.rejected.presents_outside_frame, 1);
     assert_eq!(snap.rejected.total(), 4);
     assert_eq!(
         snap.fps, good.fps,
         "the backwards present did not enter FPS"
     );
     assert!(snap.fps.is_some_and(f64::is_finite));
+}
+
+/// One present an hour in the future must not refuse every real present after it, and a present
+/// equal to the previous one adds a frame but no time: both are dropped and counted.
+#[test]
+fn a_present_far_ahead_or_repeated_is_dropped_and_fps_stays() {
+    let (mut s, clock) = sampler(no_warmup());
+    for _ in 0..10 {
+        frame(&mut s, &clock, ms(5), ms(20));
+    }
+    let t = clock.now();
+    let far_ahead = FrameRecord {
+        draw_start: t,
+        draw_end: t + ms(5),
+        present: Some(t + Duration::from_secs(3600)),
+        ..FrameRecord::default()
+    };
+    assert_eq!(s.record_frame(far_ahead), FrameVerdict::Counted);
+    clock.advance(ms(20));
+    for _ in 0..10 {
+        frame(&mut s, &clock, ms(5), ms(20));
+    }
+    let snap = s.snapshot();
+    assert_eq!(snap.rejected.presents_outside_frame, 1);
+    // 20 presents 20 ms apart but for one 40 ms gap where the bad one was dropped:
+    // 19 intervals over 400 ms.
+    let fps = snap
+        .fps
+        .expect("real presents after the bad one still count");
+    assert!((fps - 47.5).abs() < 1e-6, "FPS {fps}");
+
+    let t = clock.now();
+    let last_present = t.saturating_sub(ms(15)); // the previous frame's draw end
+    let repeated = FrameRecord {
+        draw_start: last_present,
+        draw_end: t,
+        present: Some(last_present),
+        ..FrameRecord::default()
+    };
+    s.record_frame(repeated);
+    let snap = s.snapshot();
+    assert_eq!(snap.rejected.presents_back_in_time, 1);
+    let fps = snap.fps.expect("presents");
+    assert!(
+        (fps - 47.5).abs() < 1e-6,
+        "the repeated present added no frame: FPS {fps}"
+    );
 }
 
 #[test]
@@ -502,6 +549,29 @@ fn gpu_results_give_per_pass_stats_busy_share_and_bound() {
     assert_eq!(scene.last, ms(4));
     assert_eq!(scene.max, ms(4));
     assert_eq!(scene.mean, Duration::from_micros(3_500));
+}
+
+/// 240 GPU frames a second of 2 ms each keep the GPU 48 % busy: more results than the
+/// 120-frame window must still all count towards the busy share.
+#[test]
+fn gpu_busy_share_counts_every_result_of_the_last_second() {
+    let (mut s, clock) = sampler(no_warmup());
+    let period = Duration::from_nanos(1_000_000_000 / 240);
+    for _ in 0..480 {
+        frame(&mut s, &clock, ms(1), period);
+        s.record_gpu_frame(clock.now(), [("scene", ms(2))]);
+    }
+    let busy = s.snapshot().gpu_busy_percent.expect("results");
+    assert!((busy - 48.0).abs() < 0.5, "busy {busy}, not 24");
+    assert_eq!(s.snapshot().gpu_frame, Some(ms(2)));
+
+    // Results arriving together (a late readback) never read over 100 %.
+    let (mut s, clock) = sampler(no_warmup());
+    clock.advance(Duration::from_secs(2));
+    for _ in 0..100 {
+        s.record_gpu_frame(clock.now(), [("scene", ms(20))]);
+    }
+    assert_eq!(s.snapshot().gpu_busy_percent, Some(100.0));
 }
 
 #[test]

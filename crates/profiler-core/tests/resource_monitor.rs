@@ -61,3 +61,26 @@ fn thread_stops_within_a_second_of_the_last_request_and_restarts() {
     );
     assert!(monitor.is_running(), "a request restarts it");
 }
+
+#[test]
+fn configs_that_would_spin_or_hoard_samples_are_refused() {
+    let base = ResourceMonitorConfig::default();
+    assert_eq!(base.validate(), Ok(()));
+    let spin = ResourceMonitorConfig {
+        sample_interval: Duration::from_nanos(1),
+        ..base
+    };
+    assert!(spin.validate().is_err(), "1 ns would spin the thread");
+    let hoard = ResourceMonitorConfig {
+        sample_interval: Duration::from_millis(10),
+        average_window: Duration::from_secs(60),
+        ..base
+    };
+    assert!(hoard.validate().is_err(), "6000 samples per window");
+    let most = ResourceMonitorConfig {
+        sample_interval: Duration::from_millis(10),
+        average_window: Duration::from_millis(10_240),
+        ..base
+    };
+    assert_eq!(most.validate(), Ok(()), "1024 samples is the limit");
+}
