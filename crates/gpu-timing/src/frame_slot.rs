@@ -39,6 +39,9 @@ pub(crate) struct FrameSlot {
     pub(crate) signal: MapSignal,
     /// Scratch for the timestamps read back, kept to avoid a per-frame allocation.
     pub(crate) raw_ticks: Vec<u64>,
+    /// The timestamps this slot read back last time, per query: a pair that reads the same
+    /// again was not written (see [`crate::TimestampRejection::Repeated`]).
+    pub(crate) previous_ticks: Vec<u64>,
 }
 
 impl FrameSlot {
@@ -73,6 +76,7 @@ impl FrameSlot {
             cpu_interval: None,
             signal: MapSignal::default(),
             raw_ticks: Vec::with_capacity(query_count as usize),
+            previous_ticks: vec![0; query_count as usize],
         }
     }
 

@@ -9,7 +9,8 @@ use crate::map_signal::MapState;
 use crate::timestamp_pair::ticks_to_gpu_nanos;
 use crate::{
     ClockCalibration, FrameId, GpuFrameResult, GpuPassResult, GpuScope, GpuTimerSettings,
-    GpuTimerStats, GpuTimingError, PassTimestamps, TimestampPair, TimestampSupport,
+    GpuTimerStats, GpuTimingError, PassTimestamps, TimestampPair, TimestampRejection,
+    TimestampSupport,
 };
 
 /// Labels kept for reuse; past this many distinct labels each new one allocates per use instead
@@ -384,16 +385,26 @@ impl GpuTimer {
         if self.shared.state.lock().disposed {
             return Err(GpuTimingError::Disposed);
         }
-        let mut calibration = self.shared.calibration.lock();
-        let probe = calibration
-            .probe
-            .get_or_insert_with(|| CalibrationProbe::new(&self.shared.device));
-        let fresh = probe.calibrate(
+        // The probe is taken out so the blocking round trips run without the lock: readers of
+        // `calibration()` and `dispose()` never wait on the GPU.
+        let taken = self.shared.calibration.lock().probe.take();
+        let probe = taken.unwrap_or_else(|| CalibrationProbe::new(&self.shared.device));
+        let result = probe.calibrate(
             &self.shared.device,
             &self.shared.queue,
             self.shared.support,
             self.shared.settings.calibration_tries,
-        )?;
+        );
+        let mut calibration = self.shared.calibration.lock();
+        // `dispose` marks the state before it clears the calibration: checked under this lock,
+        // a dispose during the round trips is never undone.
+        if self.shared.state.lock().disposed {
+            return Err(GpuTimingError::Disposed);
+        }
+        // On an error the probe is dropped, not kept: its readback buffer may still have a map
+        // pending, and such a buffer is never reused.
+        let fresh = result?;
+        calibration.probe = Some(probe);
         calibration.latest = Some(fresh);
         Ok(fresh)
     }
@@ -518,20 +529,24 @@ impl GpuTimer {
                     .min(factor * interval.as_secs_f64()),
                 _ => settings.max_plausible_duration_secs,
             };
-            for (pair, ticks) in slot.pairs.iter().zip(slot.raw_ticks.chunks_exact(2)) {
+            let pairs = slot.pairs.iter().zip(slot.raw_ticks.chunks_exact(2));
+            for ((pair, ticks), previous) in pairs.zip(slot.previous_ticks.chunks_exact(2)) {
                 let &[begin_ticks, end_ticks] = ticks else {
                     continue;
                 };
+                let repeated = begin_ticks != 0 && ticks == previous;
                 // `None` = the scope was never closed; no allocation on either rejection path.
-                let verdict = if pair.closed {
+                let verdict = if !pair.closed {
+                    Err(None)
+                } else if repeated {
+                    Err(Some(TimestampRejection::Repeated))
+                } else {
                     TimestampPair {
                         begin_ticks,
                         end_ticks,
                     }
                     .validate(period_nanos, limit_secs)
                     .map_err(Some)
-                } else {
-                    Err(None)
                 };
                 match verdict {
                     Ok(duration_secs) => result.passes.push(GpuPassResult {
@@ -553,6 +568,9 @@ impl GpuTimer {
                         result.rejected_passes += 1;
                     }
                 }
+            }
+            if let Some(previous) = slot.previous_ticks.get_mut(..slot.raw_ticks.len()) {
+                previous.copy_from_slice(&slot.raw_ticks);
             }
             stats.invalid_results += u64::from(result.rejected_passes);
             stats.timed_frames += 1;

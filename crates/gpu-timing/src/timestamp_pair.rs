@@ -23,6 +23,12 @@ pub enum TimestampRejection {
     #[error("the end timestamp precedes the begin timestamp")]
     Reversed,
 
+    /// The same begin and end as this pair's previous use in its frame slot: real timestamps
+    /// never repeat, so the GPU did not write it this time (a pass that never ran, or an
+    /// encoder that was never submitted) and the resolve returned the old values.
+    #[error("the pair repeats its previous frame's timestamps (not written this frame)")]
+    Repeated,
+
     /// The queue reported no usable timestamp period (0, negative or not finite).
     #[error("the queue's timestamp period is unusable")]
     NoPeriod,
@@ -46,7 +52,7 @@ impl TimestampPair {
     ///
     /// # Errors
     /// The [`TimestampRejection`] describing the first failed check, in the order: unwritten,
-    /// no period, reversed, implausible.
+    /// no period, reversed, implausible (longer than `max_duration_secs`, or a limit that is NaN).
     pub fn validate(
         self,
         period_nanos: f32,
@@ -62,7 +68,12 @@ impl TimestampPair {
             return Err(TimestampRejection::Reversed);
         };
         let duration_secs = ticks as f64 * f64::from(period_nanos) * 1e-9;
-        if duration_secs > max_duration_secs {
+        // A NaN limit compares as nothing: it rejects rather than lets everything through.
+        let plausible = matches!(
+            duration_secs.partial_cmp(&max_duration_secs),
+            Some(std::cmp::Ordering::Less | std::cmp::Ordering::Equal)
+        );
+        if !plausible {
             return Err(TimestampRejection::Implausible {
                 duration_secs,
                 limit_secs: max_duration_secs,
@@ -111,6 +122,14 @@ mod tests {
             "83.333 ns ticks: {secs}"
         );
         assert_eq!(pair(5, 5).validate(1.0, 1.0), Ok(0.0));
+    }
+
+    #[test]
+    fn a_nan_limit_rejects_instead_of_accepting_everything() {
+        assert!(matches!(
+            pair(1_000, 3_000).validate(1.0, f64::NAN),
+            Err(TimestampRejection::Implausible { .. })
+        ));
     }
 
     #[test]

@@ -377,3 +377,41 @@ fn calibration_maps_gpu_stamps_into_their_cpu_bracket() {
         "clocks agree within 2 ms: {drift} ns"
     );
 }
+
+/// A pair reserved in a reused slot but never written (its pass never ran) must not deliver the
+/// slot's previous timestamps as this frame's time.
+#[test]
+fn a_pair_not_written_this_frame_is_rejected_not_repeated() {
+    let Some(gpu) = request_gpu(true) else { return };
+    let timer = timer(
+        &gpu,
+        GpuTimerSettings {
+            frame_slots: 2,
+            ..Default::default()
+        },
+    );
+    let work = Workload::new(&gpu.device, 64);
+    // Both slots once, each with a written pair.
+    for _ in 0..2 {
+        let results = timed_frame(&gpu, &timer, &work, 1);
+        assert_eq!(results.len(), 1);
+        assert_eq!(results[0].passes.len(), 1, "a written pair is delivered");
+    }
+    // The first slot again: the pair is reserved, the pass that would write it never runs.
+    let frame = timer.begin_frame().expect("a free slot");
+    let _unused = timer.pass_timestamps(frame, "never ran").expect("a free pair");
+    let mut encoder = gpu
+        .device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+    assert!(timer.resolve_frame(frame, &mut encoder));
+    gpu.queue.submit([encoder.finish()]);
+    wait_idle(&gpu.device);
+    let results = timer.take_results();
+    assert_eq!(results.len(), 1);
+    assert!(
+        results[0].passes.is_empty(),
+        "nothing delivered for the unwritten pair: {:?}",
+        results[0].passes
+    );
+    assert_eq!(results[0].rejected_passes, 1);
+}
