@@ -126,7 +126,7 @@ impl FpsMonitor {
             gpu.stamp_frame(ctx, state.frame_is_apps());
             state.unavailable_passes = gpu.unavailable_passes();
             if gpu.has_pending() {
-                crate::tick::schedule_result_poll(ctx);
+                state.poll_gpu_results_soon(ctx, now_secs);
             }
         }
         if crate::install::gpu_timing_unavailable(ctx) {
@@ -150,6 +150,8 @@ impl FpsMonitor {
         let area = egui::Area::new(egui::Id::unique(("egui_hud_area", ctx.viewport_id())))
             .order(egui::Order::Foreground)
             .anchor(state.config.anchor, state.config.offset)
+            // A fade-in asks for immediate repaints for 0.2 s: frames the HUD would then count.
+            .fade_in(false)
             .interactable(true);
         area.show(ctx, |ui| state.view.ui(ui, readout_id));
         let cost = state.now().saturating_sub(started);

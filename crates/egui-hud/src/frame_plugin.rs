@@ -21,6 +21,10 @@ pub(crate) struct FramePlugin {
 struct PassInProgress {
     state: Option<SharedHudState>,
     began_at: Duration,
+    viewport: egui::ViewportId,
+    /// egui time of the pass, read while it runs: in `output_hook` egui has already left the
+    /// pass's viewport, so `ctx.input` would read its parent's (or the root's).
+    time_secs: Option<f64>,
 }
 
 impl FramePlugin {
@@ -59,6 +63,8 @@ impl egui::Plugin for FramePlugin {
         let mut pass = PassInProgress {
             state: None,
             began_at: Duration::ZERO,
+            viewport: input.viewport_id,
+            time_secs: None,
         };
         if let Some(index) = self
             .sampling
@@ -82,15 +88,15 @@ impl egui::Plugin for FramePlugin {
 
     fn on_begin_pass(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx();
-        if ctx.current_pass_index() != 0 {
+        let Some(pass) = self.passes.last_mut() else {
             return;
-        }
-        if let Some(PassInProgress {
-            state: Some(state),
-            began_at,
-        }) = self.passes.last()
-        {
-            state.lock().begin_frame(ctx, *began_at);
+        };
+        let Some(state) = &pass.state else {
+            return;
+        };
+        pass.time_secs = Some(ctx.input(|i| i.time));
+        if ctx.current_pass_index() == 0 {
+            state.lock().begin_frame(ctx, pass.began_at);
         }
     }
 
@@ -105,9 +111,13 @@ impl egui::Plugin for FramePlugin {
         let platform = &output.platform_output;
         let max_passes = ctx.options(|o| o.max_passes.get());
         let discarded = platform.requested_discard() && platform.num_completed_passes < max_passes;
-        let now_secs = ctx.input(|i| i.time);
+        let now_secs = pass.time_secs.unwrap_or_else(|| ctx.input(|i| i.time));
+        let repaint_delay = output
+            .viewport_output
+            .get(&pass.viewport)
+            .map(|v| v.repaint_delay);
         let mut state = state.lock();
         let ended_at = state.now();
-        state.end_pass(ended_at, !discarded, now_secs);
+        state.end_pass(ended_at, !discarded, now_secs, repaint_delay);
     }
 }

@@ -49,6 +49,18 @@ pub(crate) struct HudState {
     config_error_logged: bool,
     /// GPU pass labels that cannot be timed on this backend (shown as "n/a").
     pub(crate) unavailable_passes: &'static [&'static str],
+    /// The soonest frame the HUD asked for in the pass in progress.
+    wake_request: Option<WakeRequest>,
+    /// egui time at which the next frame is the HUD's own, if nothing else wakes it first: set
+    /// when the HUD's request was the soonest of the last pass.
+    own_wake_due_secs: Option<f64>,
+}
+
+/// A repaint the HUD asked for: its delay, and the egui time it falls due.
+#[derive(Clone, Copy, Debug)]
+struct WakeRequest {
+    delay: Duration,
+    due_secs: f64,
 }
 
 /// The frame being drawn, between its first pass and its final one.
@@ -112,6 +124,8 @@ impl HudState {
             last_window_rect: None,
             config_error_logged: false,
             unavailable_passes: &[],
+            wake_request: None,
+            own_wake_due_secs: None,
         }
     }
 
@@ -138,6 +152,11 @@ impl HudState {
         }
         let hook_started = self.clock.now();
         self.drawn_in_frame = false;
+        let now_secs = ctx.input(|i| i.time);
+        let at_own_deadline = self
+            .own_wake_due_secs
+            .take()
+            .is_some_and(|due| now_secs + TICK_SLACK.as_secs_f64() >= due);
         let causes = ctx.repaint_causes();
         let app_causes = causes.iter().filter(|c| !tick::is_own_cause(c)).count();
         // A resize, expose or focus change wakes the app without an input event or a repaint
@@ -146,7 +165,7 @@ impl HudState {
             ctx.input(|i| (i.viewport_rect(), !i.raw.viewport().events.is_empty()));
         let window_changed = window_events || self.last_window_rect != Some(window_rect);
         self.last_window_rect = Some(window_rect);
-        let origin = if !window_changed && tick::is_own_tick_frame(ctx, &causes) {
+        let origin = if !window_changed && tick::is_hud_frame(ctx, &causes, at_own_deadline) {
             FrameOrigin::SelfInduced
         } else {
             FrameOrigin::App
@@ -163,12 +182,25 @@ impl HudState {
     }
 
     /// Called by the plugin after each pass at egui time `now_secs`; `presented` is false for a
-    /// discarded pass. Frames without the HUD are still the app's frames and are recorded, until
+    /// discarded pass; `repaint_delay` is egui's for the viewport (the soonest request of the
+    /// pass). Frames without the HUD are still the app's frames and are recorded, until
     /// [`HIDDEN_AFTER`] of them drops the sampler.
-    pub(crate) fn end_pass(&mut self, ended_at: Duration, presented: bool, now_secs: f64) {
+    pub(crate) fn end_pass(
+        &mut self,
+        ended_at: Duration,
+        presented: bool,
+        now_secs: f64,
+        repaint_delay: Option<Duration>,
+    ) {
+        // egui forgets a pass's repaint requests when the next pass begins: only a presented
+        // pass's requests wake the next frame.
+        let wake = self.wake_request.take();
         if !presented {
             return;
         }
+        self.own_wake_due_secs = wake
+            .filter(|w| repaint_delay == Some(w.delay))
+            .map(|w| w.due_secs);
         if !std::mem::take(&mut self.drawn_in_frame) {
             self.hidden_since_secs.get_or_insert(now_secs);
             if self.hidden_for_secs(now_secs) >= HIDDEN_AFTER.as_secs_f64() {
@@ -296,8 +328,26 @@ impl HudState {
         let remaining = Duration::try_from_secs_f64(remaining_secs)
             .unwrap_or(REFRESH_INTERVAL)
             .max(TICK_SLACK);
-        tick::schedule(ctx, remaining);
+        let delay = tick::schedule(ctx, remaining);
+        self.note_wake_request(delay, now_secs);
         refreshed
+    }
+
+    /// Asks for a frame soon to collect pending GPU results (see [`tick::schedule_result_poll`]).
+    #[cfg(feature = "wgpu")]
+    pub(crate) fn poll_gpu_results_soon(&mut self, ctx: &egui::Context, now_secs: f64) {
+        let delay = tick::schedule_result_poll(ctx);
+        self.note_wake_request(delay, now_secs);
+    }
+
+    /// Remembers the soonest frame the HUD asked for in this pass.
+    fn note_wake_request(&mut self, delay: Duration, now_secs: f64) {
+        if self.wake_request.is_none_or(|w| delay < w.delay) {
+            self.wake_request = Some(WakeRequest {
+                delay,
+                due_secs: now_secs + delay.as_secs_f64(),
+            });
+        }
     }
 
     fn refresh(&mut self, now_secs: f64) {

@@ -335,3 +335,60 @@ fn snapshot_images_light() {
     let mut light = snapshot_harness(egui::Theme::Light);
     light.snapshot("hud_expanded_light");
 }
+
+/// A clock app asks for its next frame in 1 s, every frame. The HUD's 500 ms tick wakes the app
+/// in between: the app's own request is listed among that frame's causes, but it did not cause
+/// it, so the tick's frames are still left out.
+#[test]
+fn tick_frames_stay_excluded_when_the_app_asks_for_a_later_frame() {
+    let mut app = App::new();
+    app.animating = false;
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(280.0, 300.0))
+        .with_step_dt(0.5)
+        .build_ui_state(
+            |ui, app: &mut App| {
+                ui.ctx().request_repaint_after(Duration::from_secs(1));
+                App::ui(ui, app);
+            },
+            app,
+        );
+    harness.run_steps(20); // 10 s, one frame per HUD tick
+    let snapshot = hud_snapshot(&harness);
+    assert_eq!(
+        snapshot.samples, 0,
+        "no tick frame was counted as the app's"
+    );
+    assert!(snapshot.fps.is_none(), "FPS {:?}", snapshot.fps);
+    assert!(
+        snapshot.self_induced_frames >= 10,
+        "{} tick frames excluded",
+        snapshot.self_induced_frames
+    );
+}
+
+/// The other side of the rule above: when the app's own request is the sooner one, the frames
+/// it wakes are the app's and are counted.
+#[test]
+fn frames_the_app_asked_for_sooner_than_the_tick_are_counted() {
+    let mut app = App::new();
+    app.animating = false;
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(280.0, 300.0))
+        .with_step_dt(0.1)
+        .build_ui_state(
+            |ui, app: &mut App| {
+                ui.ctx().request_repaint_after(Duration::from_millis(100));
+                App::ui(ui, app);
+            },
+            app,
+        );
+    harness.run_steps(100); // 10 s at 10 frames a second
+    let snapshot = hud_snapshot(&harness);
+    // At most one frame in five lands when the HUD's tick is the sooner request.
+    assert!(
+        snapshot.samples >= 70,
+        "{} of ~90 frames after the warm-up counted",
+        snapshot.samples
+    );
+}

@@ -399,7 +399,9 @@ fn a_pair_not_written_this_frame_is_rejected_not_repeated() {
     }
     // The first slot again: the pair is reserved, the pass that would write it never runs.
     let frame = timer.begin_frame().expect("a free slot");
-    let _unused = timer.pass_timestamps(frame, "never ran").expect("a free pair");
+    let _unused = timer
+        .pass_timestamps(frame, "never ran")
+        .expect("a free pair");
     let mut encoder = gpu
         .device
         .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
