@@ -34,6 +34,11 @@ pub(crate) struct HudView {
     /// The plot's top in ms: fits the samples, so a fast UI still shows its variation.
     plot_top_millis: f32,
     layout: Option<Layout>,
+    /// A one-glyph galley laid out through egui's galley cache every pass. egui empties that
+    /// cache exactly when galleys stop being valid (the font atlas was full and cleared, text
+    /// options or fonts changed); a different `Arc` back means the kept layout points into an
+    /// old atlas and must be redone before it is painted.
+    atlas_sentinel: Option<Arc<Galley>>,
 }
 
 /// Galleys for the current readouts, valid for one theme and scale.
@@ -161,12 +166,22 @@ impl HudView {
 
     fn ensure_layout(&mut self, ui: &egui::Ui, dark_mode: bool, palette: &HudPalette) {
         let pixels_per_point = ui.pixels_per_point();
-        if self.layout.as_ref().is_some_and(|l| {
-            l.dark_mode == dark_mode
-                && l.pixels_per_point == pixels_per_point
-                && l.mode == self.mode
-                && l.collapsed == self.collapsed
-        }) {
+        let sentinel =
+            ui.painter()
+                .layout_no_wrap("0".to_owned(), FontId::monospace(10.0), palette.dim);
+        let atlas_kept = self
+            .atlas_sentinel
+            .as_ref()
+            .is_some_and(|kept| Arc::ptr_eq(kept, &sentinel));
+        self.atlas_sentinel = Some(sentinel);
+        if atlas_kept
+            && self.layout.as_ref().is_some_and(|l| {
+                l.dark_mode == dark_mode
+                    && l.pixels_per_point == pixels_per_point
+                    && l.mode == self.mode
+                    && l.collapsed == self.collapsed
+            })
+        {
             return;
         }
         let painter = ui.painter();
@@ -382,4 +397,34 @@ fn hover_text(snapshot: &Snapshot) -> String {
     }
     lines.push("Right-click: MAX FPS / FPS. Left-click: collapse.".to_owned());
     lines.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The number's galley after one pass that draws `view`.
+    fn drawn_number(ctx: &egui::Context, view: &mut HudView) -> Arc<Galley> {
+        let id = egui::Id::unique("readout");
+        let mut output = ctx.run_ui(egui::RawInput::default(), |ui| view.ui(ui, id));
+        output.textures_delta.clear(); // nothing paints here
+        let layout = view.layout.as_ref().expect("laid out");
+        Arc::clone(&layout.number)
+    }
+
+    #[test]
+    fn the_layout_is_kept_between_passes_and_redone_when_egui_drops_its_galleys() {
+        let ctx = egui::Context::default();
+        let mut view = HudView::default();
+        let first = drawn_number(&ctx, &mut view);
+        let second = drawn_number(&ctx, &mut view);
+        assert!(Arc::ptr_eq(&first, &second), "kept while nothing changed");
+        // New text options: egui clears the atlas and drops every cached galley, the same path
+        // as a full atlas (`Fonts::begin_pass`).
+        ctx.all_styles_mut(|style| {
+            style.visuals.text_options.font_hinting = !style.visuals.text_options.font_hinting;
+        });
+        let after = drawn_number(&ctx, &mut view);
+        assert!(!Arc::ptr_eq(&first, &after), "laid out again");
+    }
 }
