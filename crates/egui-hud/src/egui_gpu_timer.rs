@@ -122,6 +122,9 @@ impl EguiGpuTimer {
     /// Adds the paint callbacks that stamp this frame's egui pass. `timed` is false for frames
     /// only the HUD's tick caused: they still resolve earlier frames, but are not timed.
     pub(crate) fn stamp_frame(&self, ctx: &egui::Context, timed: bool) {
+        if !self.timer.support().can_time_passes() {
+            return; // a device without timestamp queries: no callbacks to pay for
+        }
         self.frame.lock().armed = timed;
         // egui-wgpu skips callbacks whose viewport rounds to zero pixels: cover the screen
         // (the callbacks draw nothing).

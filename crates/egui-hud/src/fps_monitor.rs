@@ -11,7 +11,7 @@ use crate::hud_view::HudView;
 /// Shows the performance HUD on the current viewport with the default settings.
 ///
 /// Call it once per frame wherever you have the [`egui::Context`] (in eframe's `App::ui` or
-/// `App::logic`, or inside `Context::run_ui`). Calling it shows the HUD; not calling it hides it,
+/// `App::logic`, inside `Context::run_ui`, or between `Context::begin_pass` and `end_pass`). Calling it shows the HUD; not calling it hides it,
 /// and after one second of frames without it the HUD stops all its work (a slow app that calls
 /// it every frame is never hidden, however long its frames). Two calls in one pass draw one HUD.
 ///
@@ -68,8 +68,9 @@ impl FpsMonitor {
     }
 
     /// The clock frames are timed with. Default: the process's monotonic clock. Tests and
-    /// replays pass a [`profiler_core::ManualClock`] to get the same numbers on every run;
-    /// changing the clock restarts the sampler.
+    /// replays pass a [`profiler_core::ManualClock`] to get the same numbers on every run.
+    /// Pass the same `Arc` every frame: a different one (compared by pointer) restarts the
+    /// sampler, warm-up included.
     pub fn clock(mut self, clock: Arc<dyn Clock>) -> Self {
         self.clock = Some(clock);
         self
@@ -96,6 +97,7 @@ impl FpsMonitor {
             // eframe's `App::logic` for a hidden window: nothing is drawn, nothing to time.
             return;
         }
+        FramePlugin::begin_frame_if_missed(ctx);
         let shared = HudState::get_or_insert(ctx);
         let mut state = shared.lock();
         // Measured on the HUD's clock so a manual clock gives reproducible numbers.
@@ -203,8 +205,10 @@ pub fn activity(ctx: &egui::Context) -> HudActivity {
     })
 }
 
-/// The HUD's work on a viewport, from [`activity`]. Both are `false` once the HUD has been
-/// hidden for a second (and before it was ever shown).
+/// The HUD's work on a viewport, from [`activity`]. Both are `false` before the HUD was ever
+/// shown. After it is hidden, `sampling` turns `false` at the first frame a second later (an
+/// app that draws no frame keeps its sampler, idle), and `resources_running` a second after the
+/// last reading was asked for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct HudActivity {
     /// A sampler exists and frames are being timed.

@@ -25,16 +25,20 @@ struct PassInProgress {
     /// egui time of the pass, read while it runs: in `output_hook` egui has already left the
     /// pass's viewport, so `ctx.input` would read its parent's (or the root's).
     time_secs: Option<f64>,
+    /// Whether the frame's start was handed to the HUD state for this pass.
+    begun: bool,
 }
 
 impl FramePlugin {
     /// Starts timing `viewport`'s frames for `state` (after `fps_monitor` attached a sampler).
     pub(crate) fn watch(ctx: &egui::Context, viewport: egui::ViewportId, state: &SharedHudState) {
         let watch = |plugin: &mut Self| {
-            if !plugin.sampling.iter().any(|(id, _)| *id == viewport) {
-                plugin
-                    .sampling
-                    .push((viewport, std::sync::Arc::clone(state)));
+            let entry = (viewport, std::sync::Arc::clone(state));
+            match plugin.sampling.iter_mut().find(|(id, _)| *id == viewport) {
+                // A state replaced under the same viewport (egui memory was cleared): the new
+                // one is the one `fps_monitor` draws from.
+                Some(watched) => *watched = entry,
+                None => plugin.sampling.push(entry),
             }
         };
         if ctx.with_plugin::<Self, _>(watch).is_none() {
@@ -46,11 +50,38 @@ impl FramePlugin {
 }
 
 impl FramePlugin {
+    /// Begins the frame from `fps_monitor` when egui did not call `on_begin_pass`: integrations
+    /// that drive egui with `Context::begin_pass` / `end_pass` themselves run the
+    /// input and output hooks but not that one. Draw start stays the input hook's timestamp.
+    pub(crate) fn begin_frame_if_missed(ctx: &egui::Context) {
+        ctx.with_plugin::<Self, _>(|plugin| {
+            if let Some(pass) = plugin.passes.last_mut()
+                && !pass.begun
+            {
+                pass.begin(ctx);
+            }
+        });
+    }
+
     /// Whether egui is inside a pass now. `false` when eframe calls `App::logic` for a hidden
     /// window (no pass runs); `true` when the plugin is not registered yet (it cannot tell).
     pub(crate) fn pass_in_progress(ctx: &egui::Context) -> bool {
         ctx.with_plugin::<Self, _>(|plugin| !plugin.passes.is_empty())
             .unwrap_or(true)
+    }
+}
+
+impl PassInProgress {
+    /// Reads the pass's egui time and, in a frame's first pass, begins the frame.
+    fn begin(&mut self, ctx: &egui::Context) {
+        self.begun = true;
+        let Some(state) = &self.state else {
+            return;
+        };
+        self.time_secs = Some(ctx.input(|i| i.time));
+        if ctx.current_pass_index() == 0 {
+            state.lock().begin_frame(ctx, self.began_at);
+        }
     }
 }
 
@@ -60,11 +91,18 @@ impl egui::Plugin for FramePlugin {
     }
 
     fn input_hook(&mut self, _ctx: &egui::Context, input: &mut egui::RawInput) {
+        // A closed viewport runs no more passes, so it would never leave the list by itself.
+        // An integration that lists no viewports (or not this one) is not trusted to prune.
+        if input.viewports.contains_key(&input.viewport_id) {
+            self.sampling
+                .retain(|(id, _)| input.viewports.contains_key(id));
+        }
         let mut pass = PassInProgress {
             state: None,
             began_at: Duration::ZERO,
             viewport: input.viewport_id,
             time_secs: None,
+            begun: false,
         };
         if let Some(index) = self
             .sampling
@@ -87,16 +125,8 @@ impl egui::Plugin for FramePlugin {
     }
 
     fn on_begin_pass(&mut self, ui: &mut egui::Ui) {
-        let ctx = ui.ctx();
-        let Some(pass) = self.passes.last_mut() else {
-            return;
-        };
-        let Some(state) = &pass.state else {
-            return;
-        };
-        pass.time_secs = Some(ctx.input(|i| i.time));
-        if ctx.current_pass_index() == 0 {
-            state.lock().begin_frame(ctx, pass.began_at);
+        if let Some(pass) = self.passes.last_mut() {
+            pass.begin(ui.ctx());
         }
     }
 

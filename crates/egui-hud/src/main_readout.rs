@@ -6,7 +6,9 @@ pub enum MainReadout {
     /// draw. The default, because it reads the same whether the app is idle or animating.
     #[default]
     MaxFps,
-    /// Presents per second over the last second: how often the window actually updated.
+    /// Frames per second over the last second, counted when egui hands each frame to the
+    /// integration: how often the app produced a frame. A frame the platform then declined to
+    /// show (an occluded window, a lost surface) still counts.
     Fps,
 }
 

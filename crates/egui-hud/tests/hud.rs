@@ -392,3 +392,45 @@ fn frames_the_app_asked_for_sooner_than_the_tick_are_counted() {
         snapshot.samples
     );
 }
+
+/// An app that clears egui's memory (a "reset" button) gets a fresh HUD state; the frame plugin
+/// must time that one, not the one that was dropped.
+#[test]
+fn the_hud_keeps_measuring_after_egui_memory_is_cleared() {
+    let mut harness = harness(App::new());
+    harness.run_steps(20);
+    assert!(hud_snapshot(&harness).samples > 0);
+    harness.ctx.memory_mut(|memory| memory.data.clear());
+    harness.run_steps(20);
+    assert!(
+        hud_snapshot(&harness).samples > 0,
+        "the new state is sampled: {:?}",
+        hud_snapshot(&harness)
+    );
+}
+
+/// Integrations that call `Context::begin_pass` / `end_pass` themselves skip egui's
+/// `on_begin_pass` plugin hook; the HUD still times their frames.
+#[test]
+fn frames_are_sampled_when_the_integration_drives_begin_and_end_pass() {
+    let ctx = egui::Context::default();
+    let clock = Arc::new(ManualClock::new());
+    for frame in 0..60_u32 {
+        ctx.begin_pass(egui::RawInput {
+            time: Some(f64::from(frame) / 60.0),
+            ..Default::default()
+        });
+        clock.advance(Duration::from_millis(3));
+        FpsMonitor::new()
+            .sample_resources(false)
+            .clock(Arc::clone(&clock) as Arc<dyn Clock>)
+            .show(&ctx);
+        #[expect(clippy::disallowed_methods, reason = "an animating app")]
+        ctx.request_repaint();
+        let mut output = ctx.end_pass();
+        output.textures_delta.clear();
+    }
+    let snapshot = egui_hud::snapshot(&ctx).expect("the HUD has ticked");
+    assert!(snapshot.samples > 0, "{snapshot:?}");
+    assert_eq!(snapshot.frame, Some(Duration::from_millis(3)));
+}
