@@ -448,7 +448,7 @@ fn a_present_far_ahead_or_repeated_is_dropped_and_fps_stays() {
     let far_ahead = FrameRecord {
         draw_start: t,
         draw_end: t + ms(5),
-        present: Some(t + Duration::from_secs(3600)),
+        present: Some(t + Duration::from_hours(1)),
         ..FrameRecord::default()
     };
     assert_eq!(s.record_frame(far_ahead), FrameVerdict::Counted);
