@@ -40,7 +40,7 @@ struct Sample {
     at: Duration,
     cpu_time: Option<Duration>,
     memory: Option<(u64, MemoryCounter)>,
-    gpu_busy_percent: Option<f64>,
+    gpu_busy: Option<(f64, crate::GpuUsageSource)>,
 }
 
 impl ResourceMonitor {
@@ -130,7 +130,7 @@ fn sample_until_idle(shared: &Shared) {
             at,
             cpu_time: probe.cpu_time(),
             memory: probe.memory(),
-            gpu_busy_percent: gpu_reading.map(|r| r.busy_percent),
+            gpu_busy: gpu_reading.map(|r| (r.busy_percent, r.source)),
         });
         while window
             .front()
@@ -138,8 +138,7 @@ fn sample_until_idle(shared: &Shared) {
         {
             window.pop_front();
         }
-        let mut reading = average(&window);
-        reading.gpu_source = gpu_reading.map(|r| r.source.name());
+        let reading = average(&window);
 
         let mut state = shared.state.lock();
         state.reading = reading;
@@ -152,7 +151,9 @@ fn sample_until_idle(shared: &Shared) {
     }
 }
 
-/// CPU % from the oldest and newest CPU times in the window; memory and GPU as plain means.
+/// CPU % from the oldest and newest CPU times in the window; memory and GPU as plain means of
+/// the samples from the newest sample's counter and source, so that a reading never averages
+/// two different measures (RSS with RssAnon, DRM with NVML) or names one and shows another.
 fn average(window: &VecDeque<Sample>) -> ResourceReading {
     let mut reading = ResourceReading::default();
     let cpu_samples = || window.iter().filter_map(|s| s.cpu_time.map(|t| (s.at, t)));
@@ -162,18 +163,85 @@ fn average(window: &VecDeque<Sample>) -> ResourceReading {
         reading.cpu_percent =
             Some(100.0 * c1.saturating_sub(c0).as_secs_f64() / t1.saturating_sub(t0).as_secs_f64());
     }
-    let (mut memory_sum, mut memory_count) = (0_u128, 0_u128);
-    for (bytes, counter) in window.iter().filter_map(|s| s.memory) {
-        memory_sum += u128::from(bytes);
-        memory_count += 1;
+    if let Some(counter) = window.iter().rev().find_map(|s| s.memory.map(|(_, c)| c)) {
+        let (sum, count) = window
+            .iter()
+            .filter_map(|s| s.memory)
+            .filter(|&(_, c)| c == counter)
+            .fold((0_u128, 0_u128), |(sum, n), (bytes, _)| {
+                (sum + u128::from(bytes), n + 1)
+            });
+        reading.memory_bytes = sum.checked_div(count).and_then(|m| u64::try_from(m).ok());
         reading.memory_counter = Some(counter);
     }
-    reading.memory_bytes = memory_sum
-        .checked_div(memory_count)
-        .and_then(|mean| u64::try_from(mean).ok());
-    let gpu: Vec<f64> = window.iter().filter_map(|s| s.gpu_busy_percent).collect();
-    if !gpu.is_empty() {
-        reading.gpu_busy_percent = Some(gpu.iter().sum::<f64>() / gpu.len() as f64);
+    if let Some(source) = window.iter().rev().find_map(|s| s.gpu_busy.map(|(_, s)| s)) {
+        let (sum, count) = window
+            .iter()
+            .filter_map(|s| s.gpu_busy)
+            .filter(|&(_, s)| s == source)
+            .fold((0.0, 0_u32), |(sum, n), (busy, _)| (sum + busy, n + 1));
+        reading.gpu_busy_percent = Some(sum / f64::from(count.max(1)));
+        reading.gpu_source = Some(source.name());
     }
     reading
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::GpuUsageSource;
+
+    fn sample(
+        secs: u64,
+        memory: (u64, MemoryCounter),
+        gpu_busy: Option<(f64, GpuUsageSource)>,
+    ) -> Sample {
+        Sample {
+            at: Duration::from_secs(secs),
+            cpu_time: Some(Duration::from_millis(500 * secs)),
+            memory: Some(memory),
+            gpu_busy,
+        }
+    }
+
+    #[test]
+    fn a_reading_averages_only_the_newest_counter_and_source() {
+        let window: VecDeque<Sample> = [
+            sample(
+                0,
+                (900, MemoryCounter::ResidentSet),
+                Some((90.0, GpuUsageSource::Nvml)),
+            ),
+            sample(
+                1,
+                (100, MemoryCounter::ResidentAnonymous),
+                Some((10.0, GpuUsageSource::DrmFdinfo)),
+            ),
+            sample(
+                2,
+                (300, MemoryCounter::ResidentAnonymous),
+                Some((30.0, GpuUsageSource::DrmFdinfo)),
+            ),
+            sample(3, (200, MemoryCounter::ResidentAnonymous), None),
+        ]
+        .into_iter()
+        .collect();
+        let reading = average(&window);
+        assert_eq!(reading.cpu_percent, Some(50.0), "1.5 s of CPU over 3 s");
+        assert_eq!(
+            reading.memory_counter,
+            Some(MemoryCounter::ResidentAnonymous)
+        );
+        assert_eq!(
+            reading.memory_bytes,
+            Some(200),
+            "RSS left out of the RssAnon mean"
+        );
+        assert_eq!(reading.gpu_source, Some("DRM fdinfo"));
+        assert_eq!(
+            reading.gpu_busy_percent,
+            Some(20.0),
+            "NVML left out of the DRM mean"
+        );
+    }
 }
