@@ -22,7 +22,8 @@ const MAX_INTERNED_LABELS: usize = 256;
 /// Cheap to clone (an `Arc`), `Send + Sync`, and every method takes `&self`, so it can live in
 /// egui-wgpu's `CallbackResources` and be used from paint callbacks. All GPU memory is allocated
 /// in [`Self::new`] (see [`GpuTimerSettings`]); per frame the timer allocates nothing after the
-/// first sight of each label, apart from what wgpu itself allocates for the map request.
+/// first sight of each label, apart from what wgpu itself allocates for the map request (and the
+/// message of a rejected pass when `debug` logging is on).
 ///
 /// A frame goes: [`Self::begin_frame`] → passes ([`Self::pass_timestamps`]) and scopes
 /// ([`Self::begin_encoder_scope`] … [`Self::end_encoder_scope`] /

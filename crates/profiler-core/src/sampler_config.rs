@@ -8,7 +8,10 @@ use crate::ConfigError;
 #[derive(Clone, Debug, PartialEq)]
 pub struct SamplerConfig {
     /// How many draw samples FRAME, P95, DROP, INV and the plot are computed over.
-    /// Default 120 (two seconds of a 60 Hz animation). Memory: 16 bytes per sample, allocated once.
+    /// Default 120 (two seconds of a 60 Hz animation). Memory, allocated once: 48 bytes per
+    /// sample (draw, GPU frame, percentile scratch) plus 8 per sample for each labelled GPU pass
+    /// seen (at most 8), so 48 to 112 bytes; and 24 KiB whatever the capacity (the last second's
+    /// presents and GPU frames).
     pub capacity: usize,
     /// Frames discarded after the sampler is created: the first frames of a window pay for cold
     /// caches (shaders, glyph atlas) and say nothing about the app's running cost. Default 8.
@@ -31,8 +34,8 @@ impl SamplerConfig {
     /// The longest `max_draw_duration` accepted: an hour. Bounding every sample keeps the
     /// running sums far from overflow (a million samples of an hour each fit in 64 bits).
     pub const MAX_DRAW_DURATION_LIMIT: Duration = Duration::from_hours(1);
-    /// Capacities above this are refused: a million samples is already 16 MB and a 100 ms
-    /// snapshot, far beyond what a HUD needs.
+    /// Capacities above this are refused: a million samples is already 48 to 112 MB and a
+    /// snapshot of about 2 ms, far beyond what a HUD needs.
     pub const MAX_CAPACITY: usize = 1_000_000;
 
     /// Checks every field.
