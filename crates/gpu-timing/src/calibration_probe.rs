@@ -1,4 +1,9 @@
-use std::time::{Duration, Instant};
+use std::time::Duration;
+#[cfg(not(target_arch = "wasm32"))]
+use std::time::Instant;
+
+#[cfg(target_arch = "wasm32")]
+use web_time::Instant;
 
 use crate::map_signal::{MapSignal, MapState};
 use crate::timestamp_pair::ticks_to_gpu_nanos;

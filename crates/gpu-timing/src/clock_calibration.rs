@@ -1,6 +1,12 @@
-use std::time::{Duration, Instant};
+use std::time::Duration;
+#[cfg(not(target_arch = "wasm32"))]
+use std::time::Instant;
 
-/// A measured correspondence between the GPU clock and the CPU's [`Instant`] clock.
+#[cfg(target_arch = "wasm32")]
+use web_time::Instant;
+
+/// A measured correspondence between the GPU clock and the CPU's [`Instant`] clock (`web_time`'s
+/// `Instant` on wasm32, where std's panics).
 ///
 /// Made by [`crate::GpuTimer::calibrate`], which brackets a GPU timestamp between two CPU clock
 /// reads: the GPU stamp happened somewhere in that window, so mapped times are good to
