@@ -153,10 +153,11 @@ impl HudState {
         let hook_started = self.clock.now();
         self.drawn_in_frame = false;
         let now_secs = ctx.input(|i| i.time);
+        // Within two slacks: an integration may wake a frame a little before the time asked for.
         let at_own_deadline = self
             .own_wake_due_secs
             .take()
-            .is_some_and(|due| now_secs + TICK_SLACK.as_secs_f64() >= due);
+            .is_some_and(|due| now_secs + 2.0 * TICK_SLACK.as_secs_f64() >= due);
         let causes = ctx.repaint_causes();
         let app_causes = causes.iter().filter(|c| !tick::is_own_cause(c)).count();
         // A resize, expose or focus change wakes the app without an input event or a repaint
@@ -310,25 +311,25 @@ impl HudState {
     pub(crate) fn tick(&mut self, ctx: &egui::Context, now_secs: f64) -> bool {
         let interval_secs = REFRESH_INTERVAL.as_secs_f64();
         let slack_secs = TICK_SLACK.as_secs_f64();
-        let since = self
-            .last_refresh_secs
-            .map_or(f64::INFINITY, |t| now_secs - t);
-        // An integration may wake a little early: refreshing then saves a second tick frame.
+        let due_secs = self.last_refresh_secs.map(|t| t + interval_secs);
+        // Any frame from `slack` before the refresh is due refreshes: that saves a tick frame.
         // A NaN (a clock gone wrong) refreshes rather than stalls.
-        let refreshed = since.is_nan() || since >= interval_secs - slack_secs;
+        let refreshed = due_secs.is_none_or(|due| due.is_nan() || now_secs >= due - slack_secs);
         if refreshed {
-            self.refresh(now_secs);
+            // On time (an app frame a little early, the tick's own frame a little late), the
+            // refreshes stay on a 500 ms grid; after a pause a new grid starts now.
+            let on_grid = due_secs.filter(|&due| now_secs <= due + 2.0 * slack_secs);
+            self.refresh(on_grid.unwrap_or(now_secs));
         }
-        let remaining_secs = if refreshed {
-            interval_secs
-        } else {
-            interval_secs - since
-        };
-        // Never zero: a zero delay is an immediate repaint, which the HUD never asks for.
-        let remaining = Duration::try_from_secs_f64(remaining_secs)
+        let next_due_secs = self.last_refresh_secs.unwrap_or(now_secs) + interval_secs;
+        // Asked for `slack` after the refresh falls due, so that an app frame due at the same
+        // moment (its own `request_repaint_after(500 ms)`) is the sooner request: that frame is
+        // the app's, and it refreshes the readouts on the way. Never zero: a zero delay is an
+        // immediate repaint, which the HUD never asks for.
+        let delay = Duration::try_from_secs_f64(next_due_secs + slack_secs - now_secs)
             .unwrap_or(REFRESH_INTERVAL)
             .max(TICK_SLACK);
-        let delay = tick::schedule(ctx, remaining);
+        let delay = tick::schedule(ctx, delay);
         self.note_wake_request(delay, now_secs);
         refreshed
     }
@@ -350,8 +351,8 @@ impl HudState {
         }
     }
 
-    fn refresh(&mut self, now_secs: f64) {
-        self.last_refresh_secs = Some(now_secs);
+    fn refresh(&mut self, at_secs: f64) {
+        self.last_refresh_secs = Some(at_secs);
         let Some(sampler) = &mut self.sampler else {
             return;
         };

@@ -434,3 +434,37 @@ fn frames_are_sampled_when_the_integration_drives_begin_and_end_pass() {
     assert!(snapshot.samples > 0, "{snapshot:?}");
     assert_eq!(snapshot.frame, Some(Duration::from_millis(3)));
 }
+
+/// An app that asks for its next frame at the HUD's own cadence (every 500 ms, or every 250 ms)
+/// ties with the tick: those frames are the app's and must all count.
+#[test]
+fn an_app_repainting_at_the_ticks_cadence_keeps_every_frame() {
+    for (step_secs, app_delay) in [
+        (0.5, Duration::from_millis(500)),
+        (0.25, Duration::from_millis(250)),
+    ] {
+        let mut app = App::new();
+        app.animating = false;
+        let mut harness = Harness::builder()
+            .with_size(egui::vec2(280.0, 300.0))
+            .with_step_dt(step_secs)
+            .build_ui_state(
+                move |ui, app: &mut App| {
+                    ui.ctx().request_repaint_after(app_delay);
+                    App::ui(ui, app);
+                },
+                app,
+            );
+        harness.run_steps(40);
+        let snapshot = hud_snapshot(&harness);
+        assert_eq!(
+            snapshot.self_induced_frames, 0,
+            "at {app_delay:?}: no app frame taken for the HUD's"
+        );
+        assert!(
+            snapshot.samples >= 28,
+            "at {app_delay:?}: {} of ~31 frames after the warm-up counted",
+            snapshot.samples
+        );
+    }
+}
