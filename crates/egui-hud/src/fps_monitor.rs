@@ -17,8 +17,8 @@ use crate::hud_view::HudView;
 ///
 /// Cost when shown: a few tens of microseconds per frame (measured by `benches/hud_cost.rs`),
 /// which the HUD subtracts from its own FRAME readout. It never requests an immediate repaint:
-/// its only repaint request is the 500 ms refresh tick, and frames caused only by that tick
-/// are left out of every readout.
+/// it asks for the 500 ms refresh tick (and, on wgpu, a frame ~33 ms later while GPU results
+/// are pending), and frames caused only by those are left out of every readout.
 pub fn fps_monitor(ctx: &egui::Context) {
     FpsMonitor::new().show(ctx);
 }
@@ -138,24 +138,36 @@ impl FpsMonitor {
             crate::display_watch::DisplayWatch::check(ctx);
         }
 
-        // egui hit-tests at the start of a pass, so a click is known before the HUD is laid out.
-        // The anchored area is placed by its previous size: after a click the pass is redone so
-        // the new size is not drawn for one frame at the old place. Only pass 0 applies a click:
-        // the redone pass sees the same one again.
-        let readout_id = HudView::readout_id(ctx.viewport_id());
-        if ctx.current_pass_index() == 0
-            && let Some(readout) = ctx.read_response(readout_id)
-            && state.view.apply_clicks(&readout)
-        {
-            ctx.request_discard("egui-hud: the HUD changed size");
-        }
         let area = egui::Area::new(egui::Id::unique(("egui_hud_area", ctx.viewport_id())))
             .order(egui::Order::Foreground)
             .anchor(state.config.anchor, state.config.offset)
             // A fade-in asks for immediate repaints for 0.2 s: frames the HUD would then count.
             .fade_in(false)
             .interactable(true);
-        area.show(ctx, |ui| state.view.ui(ui, readout_id));
+        // Widgets call egui's plugin hooks (debug builds): the state lock is not held while
+        // drawing, so the plugin lock is never taken under it.
+        let mut view = std::mem::take(&mut state.view);
+        drop(state);
+
+        // egui hit-tests at the start of a pass, so a click is known before the HUD is laid out.
+        // The anchored area is placed by its previous size: after a click the pass is redone so
+        // the new size is not drawn for one frame at the old place. Only pass 0 applies a click:
+        // the redone pass sees the same one again.
+        let readout_id = HudView::readout_id(ctx.viewport_id());
+        let resized = ctx.current_pass_index() == 0
+            && ctx
+                .read_response(readout_id)
+                .is_some_and(|readout| view.apply_clicks(&readout));
+        if resized {
+            ctx.request_discard("egui-hud: the HUD changed size");
+        }
+        area.show(ctx, |ui| view.ui(ui, readout_id));
+
+        let mut state = shared.lock();
+        state.view = view;
+        if resized {
+            state.note_discard_requested();
+        }
         let cost = state.now().saturating_sub(started);
         state.add_overlay_cost(cost);
     }

@@ -27,6 +27,10 @@ struct PassInProgress {
     time_secs: Option<f64>,
     /// Whether the frame's start was handed to the HUD state for this pass.
     begun: bool,
+    /// Whether egui's own loop runs this pass (`run_ui` / `run_pass`, which call
+    /// `on_begin_pass`): only that loop redoes a pass that asked to be discarded. An
+    /// integration calling `begin_pass` / `end_pass` itself presents every pass.
+    egui_redoes_discards: bool,
 }
 
 impl FramePlugin {
@@ -91,18 +95,17 @@ impl egui::Plugin for FramePlugin {
     }
 
     fn input_hook(&mut self, _ctx: &egui::Context, input: &mut egui::RawInput) {
-        // A closed viewport runs no more passes, so it would never leave the list by itself.
-        // An integration that lists no viewports (or not this one) is not trusted to prune.
-        if input.viewports.contains_key(&input.viewport_id) {
-            self.sampling
-                .retain(|(id, _)| input.viewports.contains_key(id));
-        }
+        // A closed viewport stays listed (one entry to skip per pass). `RawInput::viewports`
+        // cannot tell it closed: egui-winit leaves that map to the integration, which may list
+        // only the current viewport. And a viewport reopened under the same id must find its
+        // sampler still watched.
         let mut pass = PassInProgress {
             state: None,
             began_at: Duration::ZERO,
             viewport: input.viewport_id,
             time_secs: None,
             begun: false,
+            egui_redoes_discards: false,
         };
         if let Some(index) = self
             .sampling
@@ -126,6 +129,7 @@ impl egui::Plugin for FramePlugin {
 
     fn on_begin_pass(&mut self, ui: &mut egui::Ui) {
         if let Some(pass) = self.passes.last_mut() {
+            pass.egui_redoes_discards = true;
             pass.begin(ui.ctx());
         }
     }
@@ -140,7 +144,9 @@ impl egui::Plugin for FramePlugin {
         };
         let platform = &output.platform_output;
         let max_passes = ctx.options(|o| o.max_passes.get());
-        let discarded = platform.requested_discard() && platform.num_completed_passes < max_passes;
+        let discarded = pass.egui_redoes_discards
+            && platform.requested_discard()
+            && platform.num_completed_passes < max_passes;
         let now_secs = pass.time_secs.unwrap_or_else(|| ctx.input(|i| i.time));
         let repaint_delay = output
             .viewport_output

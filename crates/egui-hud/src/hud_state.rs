@@ -70,6 +70,8 @@ struct FrameInProgress {
     origin: FrameOrigin,
     invalidations: u32,
     overlay: Duration,
+    /// The HUD asked egui to redo the pass in progress (a click changed its size).
+    discard_requested: bool,
 }
 
 impl HudState {
@@ -179,6 +181,7 @@ impl HudState {
             invalidations: u32::try_from(app_causes).unwrap_or(u32::MAX).max(1),
             // The HUD's own bookkeeping in this hook is not the app's frame time either.
             overlay: self.clock.now().saturating_sub(hook_started),
+            discard_requested: false,
         };
     }
 
@@ -197,6 +200,13 @@ impl HudState {
         // pass's requests wake the next frame.
         let wake = self.wake_request.take();
         if !presented {
+            if std::mem::take(&mut self.frame.discard_requested)
+                && let Some(started) = self.frame.started
+            {
+                // The HUD threw this pass away: all of it, the app's UI included, is the HUD's
+                // cost, not the app's frame time.
+                self.frame.overlay = ended_at.saturating_sub(started);
+            }
             return;
         }
         self.own_wake_due_secs = wake
@@ -221,6 +231,11 @@ impl HudState {
             origin: frame.origin,
             overlay_cost: frame.overlay,
         });
+    }
+
+    /// Records that the HUD asked egui to redo this pass (see [`Self::end_pass`]).
+    pub(crate) fn note_discard_requested(&mut self) {
+        self.frame.discard_requested = true;
     }
 
     /// Adds time the HUD spent drawing itself to the current frame.

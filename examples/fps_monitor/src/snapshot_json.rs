@@ -12,7 +12,8 @@ pub(crate) struct RunFacts<'a> {
     pub(crate) frames: u64,
     /// Seconds from the first frame to the print.
     pub(crate) ran_secs: f64,
-    /// Seconds from start to the first frame: window, device and pipeline creation.
+    /// Seconds from the app's creation (eframe has made the window and the device by then) to
+    /// the first frame: the demo's own setup and the first frame's pipelines.
     pub(crate) startup_secs: f64,
 }
 
