@@ -77,6 +77,23 @@ fn harness(app: App) -> Harness<'static, App> {
         .build_ui_state(App::ui, app)
 }
 
+/// An app that does not animate but asks for its next frame `app_delay` after each one (a clock,
+/// a poll), stepped `step_secs` of egui time per frame.
+fn timer_app_harness(step_secs: f32, app_delay: Duration) -> Harness<'static, App> {
+    let mut app = App::new();
+    app.animating = false;
+    Harness::builder()
+        .with_size(egui::vec2(280.0, 300.0))
+        .with_step_dt(step_secs)
+        .build_ui_state(
+            move |ui, app: &mut App| {
+                ui.ctx().request_repaint_after(app_delay);
+                App::ui(ui, app);
+            },
+            app,
+        )
+}
+
 fn hud_snapshot(harness: &Harness<'_, App>) -> Snapshot {
     egui_hud::snapshot(&harness.ctx).expect("the HUD has ticked")
 }
@@ -345,18 +362,7 @@ fn snapshot_images_light() {
 /// it, so the tick's frames are still left out.
 #[test]
 fn tick_frames_stay_excluded_when_the_app_asks_for_a_later_frame() {
-    let mut app = App::new();
-    app.animating = false;
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(280.0, 300.0))
-        .with_step_dt(0.5)
-        .build_ui_state(
-            |ui, app: &mut App| {
-                ui.ctx().request_repaint_after(Duration::from_secs(1));
-                App::ui(ui, app);
-            },
-            app,
-        );
+    let mut harness = timer_app_harness(0.5, Duration::from_secs(1));
     harness.run_steps(20); // 10 s, one frame per HUD tick
     let snapshot = hud_snapshot(&harness);
     assert_eq!(
@@ -375,18 +381,7 @@ fn tick_frames_stay_excluded_when_the_app_asks_for_a_later_frame() {
 /// it wakes are the app's and are counted.
 #[test]
 fn frames_the_app_asked_for_sooner_than_the_tick_are_counted() {
-    let mut app = App::new();
-    app.animating = false;
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(280.0, 300.0))
-        .with_step_dt(0.1)
-        .build_ui_state(
-            |ui, app: &mut App| {
-                ui.ctx().request_repaint_after(Duration::from_millis(100));
-                App::ui(ui, app);
-            },
-            app,
-        );
+    let mut harness = timer_app_harness(0.1, Duration::from_millis(100));
     harness.run_steps(100); // 10 s at 10 frames a second
     let snapshot = hud_snapshot(&harness);
     // At most one frame in five lands when the HUD's tick is the sooner request.
@@ -453,18 +448,7 @@ fn an_app_repainting_at_the_ticks_cadence_keeps_every_frame() {
         (0.5, Duration::from_millis(500)),
         (0.25, Duration::from_millis(250)),
     ] {
-        let mut app = App::new();
-        app.animating = false;
-        let mut harness = Harness::builder()
-            .with_size(egui::vec2(280.0, 300.0))
-            .with_step_dt(step_secs)
-            .build_ui_state(
-                move |ui, app: &mut App| {
-                    ui.ctx().request_repaint_after(app_delay);
-                    App::ui(ui, app);
-                },
-                app,
-            );
+        let mut harness = timer_app_harness(step_secs, app_delay);
         harness.run_steps(40);
         let snapshot = hud_snapshot(&harness);
         assert_eq!(
