@@ -164,6 +164,7 @@ impl DemoApp {
             backend: self.args.backend,
             adapter: &self.adapter,
             frames: ctx.cumulative_frame_nr(),
+            pixels_per_point: ctx.pixels_per_point(),
             ran_secs: elapsed.as_secs_f64(),
             startup_secs: first_frame.duration_since(self.started).as_secs_f64(),
         };

@@ -10,6 +10,8 @@ pub(crate) struct RunFacts<'a> {
     pub(crate) adapter: &'a str,
     /// Frames egui ran since start (`Context::cumulative_frame_nr`), the HUD's own included.
     pub(crate) frames: u64,
+    /// egui's scale: the pixels drawn per frame grow with its square.
+    pub(crate) pixels_per_point: f32,
     /// Seconds from the first frame to the print.
     pub(crate) ran_secs: f64,
     /// Seconds from the app's creation (eframe has made the window and the device by then) to
@@ -25,10 +27,12 @@ pub(crate) fn to_json(snapshot: Option<&Snapshot>, run: &RunFacts<'_>) -> Value 
     };
     let adapter = run.adapter;
     let (frames, ran_secs, startup_secs) = (run.frames, run.ran_secs, run.startup_secs);
+    let pixels_per_point = run.pixels_per_point;
     let Some(s) = snapshot else {
         return json!({
             "backend": backend, "adapter": adapter, "snapshot": null,
             "frames": frames, "ran_secs": ran_secs, "startup_secs": startup_secs,
+            "pixels_per_point": pixels_per_point,
         });
     };
     let ms = |d: Option<std::time::Duration>| d.map(|d| d.as_secs_f64() * 1e3);
@@ -50,6 +54,7 @@ pub(crate) fn to_json(snapshot: Option<&Snapshot>, run: &RunFacts<'_>) -> Value 
         "frames": frames,
         "ran_secs": ran_secs,
         "startup_secs": startup_secs,
+        "pixels_per_point": pixels_per_point,
         "max_fps": s.max_fps,
         "fps": s.fps,
         "interval_ms": ms(s.interval),

@@ -58,6 +58,9 @@ fn run_demo(backend: &str, seconds: &str) -> (Value, String) {
         // winit prefers Wayland when it can reach a compositor: this test is about Xvfb.
         .env_remove("WAYLAND_DISPLAY")
         .env_remove("WAYLAND_SOCKET")
+        // winit derives the scale from the screen's reported size (up to 20×); the software
+        // rasterizer's cost grows with the pixels, so pin it.
+        .env("WINIT_X11_SCALE_FACTOR", "1")
         .output()
         .expect("xvfb-run starts");
     let stdout = String::from_utf8_lossy(&output.stdout);
