@@ -82,9 +82,10 @@ impl PassInProgress {
         let Some(state) = &self.state else {
             return;
         };
-        self.time_secs = Some(ctx.input(|i| i.time));
+        let now_secs = ctx.input(|i| i.time);
+        self.time_secs = Some(now_secs);
         if ctx.current_pass_index() == 0 {
-            state.lock().begin_frame(ctx, self.began_at);
+            state.lock().begin_frame(ctx, self.began_at, now_secs);
         }
     }
 }

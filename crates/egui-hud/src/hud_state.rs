@@ -148,13 +148,12 @@ impl HudState {
     }
 
     /// Called by the plugin at the start of a frame's first pass, before any UI code.
-    pub(crate) fn begin_frame(&mut self, ctx: &egui::Context, began_at: Duration) {
+    pub(crate) fn begin_frame(&mut self, ctx: &egui::Context, began_at: Duration, now_secs: f64) {
         if self.sampler.is_none() {
             return;
         }
         let hook_started = self.clock.now();
         self.drawn_in_frame = false;
-        let now_secs = ctx.input(|i| i.time);
         // Within two slacks: an integration may wake a frame a little before the time asked for.
         let at_own_deadline = self
             .own_wake_due_secs
@@ -344,7 +343,7 @@ impl HudState {
         let delay = Duration::try_from_secs_f64(next_due_secs + slack_secs - now_secs)
             .unwrap_or(REFRESH_INTERVAL)
             .max(TICK_SLACK);
-        let delay = tick::schedule(ctx, delay);
+        tick::schedule(ctx, delay);
         self.note_wake_request(delay, now_secs);
         refreshed
     }

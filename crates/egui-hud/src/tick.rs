@@ -3,11 +3,10 @@
 
 use std::time::Duration;
 
-/// Asks for the frame that refreshes the readouts, `after` from now. The HUD's only repaint
-/// request: never immediate, so the HUD never drives the frame loop. Returns `after`.
-pub(crate) fn schedule(ctx: &egui::Context, after: Duration) -> Duration {
+/// Asks for the frame that refreshes the readouts, `after` from now. The HUD's regular repaint
+/// request: never immediate, so the HUD never drives the frame loop.
+pub(crate) fn schedule(ctx: &egui::Context, after: Duration) {
     ctx.request_repaint_after(after);
-    after
 }
 
 /// While GPU results are on their way, asks for a frame soon enough to collect them in an idle
