@@ -1,0 +1,652 @@
+//! The HUD under the ways apps really drive egui, not only exact kittest steps: a loop that runs
+//! a frame only when egui asks (eframe), a loop that runs frames on its own (game engines,
+//! custom wgpu loops), timer-driven apps, clicks and bursts, real draw time, window changes, an
+//! immediate child viewport, and a clock that costs time to read.
+#![expect(clippy::expect_used, reason = "test helpers fail loudly")]
+#![expect(clippy::disallowed_methods, reason = "the test apps animate, as games do")]
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use egui_hud::FpsMonitor;
+use egui_hud::profiler_core::{Clock, ManualClock, Snapshot};
+use parking_lot::Mutex;
+
+const ROOT: egui::ViewportId = egui::ViewportId::ROOT;
+
+/// When a loop runs its next frame.
+#[derive(Clone, Copy, Debug)]
+enum Schedule {
+    /// Like eframe: only when egui asked for a frame (its request callback), at that time.
+    Reactive,
+    /// Like a game engine: every `period` whatever egui asked for; zero runs back to back.
+    Every(Duration),
+}
+
+/// Drives a context on real time, the way an integration does.
+struct RealLoop {
+    ctx: egui::Context,
+    schedule: Schedule,
+    epoch: Instant,
+    /// The soonest frame egui asked for since the last frame began (eframe's repaint time).
+    wake_at: Arc<Mutex<Option<Instant>>>,
+    /// When each frame was handed off (after `run_ui`): the loop's own presents.
+    presents: Vec<Instant>,
+}
+
+impl RealLoop {
+    fn new(schedule: Schedule) -> Self {
+        let ctx = egui::Context::default();
+        let wake_at = Arc::new(Mutex::new(None::<Instant>));
+        let wake = Arc::clone(&wake_at);
+        ctx.set_request_repaint_callback(move |info| {
+            if info.viewport_id != ROOT {
+                return;
+            }
+            let Some(at) = Instant::now().checked_add(info.delay) else {
+                return;
+            };
+            let mut wake = wake.lock();
+            *wake = Some(wake.map_or(at, |earlier: Instant| earlier.min(at)));
+        });
+        Self {
+            ctx,
+            schedule,
+            epoch: Instant::now(),
+            wake_at,
+            presents: Vec::new(),
+        }
+    }
+
+    /// Runs frames for `duration` as the schedule says.
+    fn run_for(&mut self, duration: Duration, app: &mut impl FnMut(&mut egui::Ui)) {
+        let end = Instant::now() + duration;
+        loop {
+            let next = match self.schedule {
+                Schedule::Reactive => *self.wake_at.lock(),
+                Schedule::Every(period) => Some(
+                    self.presents
+                        .last()
+                        .map_or_else(Instant::now, |&last| last + period),
+                ),
+            };
+            let Some(next) = next.filter(|&next| next < end) else {
+                std::thread::sleep(end.saturating_duration_since(Instant::now()));
+                return;
+            };
+            std::thread::sleep(next.saturating_duration_since(Instant::now()));
+            self.frame(Vec::new(), app);
+        }
+    }
+
+    /// Runs one frame now, with `events`.
+    fn frame(&mut self, events: Vec<egui::Event>, app: &mut impl FnMut(&mut egui::Ui)) {
+        // eframe forgets the window's repaint time when it starts painting it.
+        *self.wake_at.lock() = None;
+        let input = egui::RawInput {
+            time: Some(self.epoch.elapsed().as_secs_f64()),
+            screen_rect: Some(egui::Rect::from_min_size(
+                egui::Pos2::ZERO,
+                egui::vec2(800.0, 600.0),
+            )),
+            events,
+            ..Default::default()
+        };
+        let mut output = self.ctx.run_ui(input, |ui| app(ui));
+        output.textures_delta.clear();
+        self.presents.push(Instant::now());
+    }
+
+    /// The loop's real frame rate: presents in the last second, over their span.
+    fn real_fps(&self) -> f64 {
+        let now = Instant::now();
+        let recent: Vec<Instant> = self
+            .presents
+            .iter()
+            .copied()
+            .filter(|&p| now.duration_since(p) <= Duration::from_secs(1))
+            .collect();
+        let span = recent
+            .last()
+            .expect("frames in the last second")
+            .duration_since(recent[0]);
+        (recent.len() - 1) as f64 / span.as_secs_f64()
+    }
+
+    fn snapshot(&self) -> Snapshot {
+        egui_hud::snapshot(&self.ctx).expect("the HUD has refreshed")
+    }
+}
+
+/// Real UI work: the HUD's clock is the real one here.
+fn draw_for(duration: Duration) {
+    std::thread::sleep(duration);
+}
+
+/// 1. An engine-style loop asks for nothing; its frames are the app's all the same.
+#[test]
+fn an_engine_loop_is_measured() {
+    for period in [Duration::from_millis(10), Duration::ZERO] {
+        let mut engine = RealLoop::new(Schedule::Every(period));
+        let mut app = |ui: &mut egui::Ui| {
+            ui.label("engine");
+            draw_for(Duration::from_millis(3));
+            FpsMonitor::new().sample_resources(false).show(ui.ctx());
+        };
+        engine.run_for(Duration::from_millis(3000), &mut app);
+        let snapshot = engine.snapshot();
+        let frames = engine.presents.len() as f64;
+        let excluded = snapshot.self_induced_frames as f64;
+        assert!(
+            excluded <= 0.05 * frames,
+            "every {period:?}: {excluded} of {frames} frames taken for the HUD's"
+        );
+        assert!(
+            snapshot.frame.is_some() && snapshot.p95.is_some() && snapshot.drop.is_some(),
+            "every {period:?}: FRAME, P95 and DROP read: {snapshot:?}"
+        );
+        let (fps, real) = (snapshot.fps.expect("FPS reads"), engine.real_fps());
+        assert!(
+            (fps - real).abs() <= 0.05 * real,
+            "every {period:?}: FPS {fps:.1}, the loop ran {real:.1}"
+        );
+    }
+}
+
+/// 2. Apps that redraw on a timer keep their frames and their cadence.
+#[test]
+fn a_timer_driven_app_keeps_its_frames_and_its_cadence() {
+    let runs: Vec<_> = [100_u64, 250, 400, 1000]
+        .into_iter()
+        .map(|period_ms| {
+            std::thread::Builder::new()
+                .name(format!("timer {period_ms} ms"))
+                .spawn(move || timer_app(Duration::from_millis(period_ms)))
+                .expect("spawn")
+        })
+        .collect();
+    for run in runs {
+        run.join().expect("the timer app's run passed");
+    }
+}
+
+fn timer_app(period: Duration) {
+    let mut timer = RealLoop::new(Schedule::Reactive);
+    let mut app = |ui: &mut egui::Ui| {
+        ui.label("clock");
+        draw_for(Duration::from_millis(2));
+        ui.ctx().request_repaint_after(period);
+        FpsMonitor::new().sample_resources(false).show(ui.ctx());
+    };
+    timer.frame(Vec::new(), &mut app);
+    // Warm-up (8 frames) and a few seconds of counted frames.
+    let seconds = (period.as_secs_f64() * 13.0).max(4.0);
+    timer.run_for(
+        Duration::try_from_secs_f64(seconds).expect("seconds"),
+        &mut app,
+    );
+    let snapshot = timer.snapshot();
+    let frames = timer.presents.len() as f64;
+    let excluded = snapshot.self_induced_frames as f64;
+    assert!(
+        excluded <= 0.05 * frames,
+        "{period:?}: {excluded} of {frames} frames taken for the HUD's"
+    );
+    // The cadence the app asked for: one frame per period plus its draw, never woken sooner.
+    let spans: Vec<f64> = timer
+        .presents
+        .windows(2)
+        .map(|w| w[1].duration_since(w[0]).as_secs_f64())
+        .collect();
+    let mean_interval = spans.iter().sum::<f64>() / spans.len() as f64;
+    assert!(
+        mean_interval >= period.as_secs_f64(),
+        "{period:?}: frames came every {mean_interval:.3} s: the HUD woke the app"
+    );
+    let real = 1.0 / mean_interval;
+    let fps = snapshot.fps.expect("FPS reads");
+    assert!(
+        (fps - real).abs() <= 0.1 * real,
+        "{period:?}: FPS {fps:.2}, the app ran {real:.2}"
+    );
+}
+
+/// 3. FPS is the presents of the last second: a steady 60 Hz loop reads 60, a click's burst
+/// reads no more than its frames, and nothing once it is a second old.
+#[test]
+fn fps_counts_the_presents_of_the_last_second() {
+    let mut steady = RealLoop::new(Schedule::Every(Duration::from_micros(16_667)));
+    let mut app = |ui: &mut egui::Ui| {
+        draw_for(Duration::from_millis(2));
+        FpsMonitor::new().sample_resources(false).show(ui.ctx());
+    };
+    steady.run_for(Duration::from_millis(2500), &mut app);
+    let fps = steady.snapshot().fps.expect("FPS reads");
+    assert!((59.0..=61.0).contains(&fps), "a 60 Hz loop reads {fps:.2}");
+
+    let mut reactive = RealLoop::new(Schedule::Reactive);
+    let animating = Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let mut app = {
+        let animating = Arc::clone(&animating);
+        move |ui: &mut egui::Ui| {
+            ui.label("reactive");
+            draw_for(Duration::from_millis(2));
+            if animating.load(Ordering::Relaxed) {
+                ui.ctx().request_repaint();
+            }
+            FpsMonitor::new().sample_resources(false).show(ui.ctx());
+        }
+    };
+    reactive.frame(Vec::new(), &mut app);
+    reactive.run_for(Duration::from_millis(700), &mut app); // past the warm-up
+    animating.store(false, Ordering::Relaxed);
+    reactive.run_for(Duration::from_millis(1600), &mut app); // idle: only the HUD's ticks
+    let before_click = reactive.presents.len();
+    let refreshes_before = reactive.snapshot();
+    let click = vec![
+        egui::Event::PointerMoved(egui::pos2(10.0, 10.0)),
+        egui::Event::PointerButton {
+            pos: egui::pos2(10.0, 10.0),
+            button: egui::PointerButton::Primary,
+            pressed: true,
+            modifiers: egui::Modifiers::NONE,
+        },
+        egui::Event::PointerButton {
+            pos: egui::pos2(10.0, 10.0),
+            button: egui::PointerButton::Primary,
+            pressed: false,
+            modifiers: egui::Modifiers::NONE,
+        },
+    ];
+    reactive.frame(click, &mut app);
+    // The click's echo frames, then the HUD's next refresh.
+    reactive.run_for(Duration::from_millis(520), &mut app);
+    let after = reactive.snapshot();
+    assert_ne!(
+        after, refreshes_before,
+        "the HUD refreshed after the click"
+    );
+    let burst = reactive.presents.len() - before_click;
+    let fps = after.fps.expect("the burst reads");
+    assert!(
+        fps > 0.0 && fps <= 3.0,
+        "a burst of {burst} frames (ticks included) reads FPS {fps:.2}"
+    );
+    reactive.run_for(Duration::from_millis(1100), &mut app);
+    let fps = reactive.snapshot().fps;
+    assert!(
+        fps.is_none_or(|fps| fps == 0.0),
+        "a burst older than a second reads {fps:?}"
+    );
+}
+
+/// 6. The CPU and MEM rows stay for an app whose frames come 1.5 s apart.
+#[test]
+fn resource_rows_stay_for_frames_a_second_and_a_half_apart() {
+    let mut slow = RealLoop::new(Schedule::Every(Duration::from_millis(1500)));
+    let mut app = |ui: &mut egui::Ui| {
+        ui.label("slow");
+        FpsMonitor::new().show(ui.ctx());
+    };
+    slow.run_for(Duration::from_millis(3200), &mut app);
+    assert_eq!(slow.presents.len(), 3, "three frames");
+    let snapshot = slow.snapshot();
+    assert!(
+        snapshot.cpu_percent.is_some() && snapshot.memory_bytes.is_some(),
+        "the second refresh has readings: CPU {:?}, MEM {:?}",
+        snapshot.cpu_percent,
+        snapshot.memory_bytes
+    );
+}
+
+/// 9. An immediate child viewport runs inside its parent's pass; its frame is not the parent's.
+#[test]
+fn an_immediate_child_viewport_does_not_inflate_its_parent() {
+    let child_id = egui::ViewportId::from_hash_of("child");
+    let child_snapshot = Arc::new(Mutex::new(None::<Snapshot>));
+    let with_child = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let mut parent = RealLoop::new(Schedule::Every(Duration::from_millis(25)));
+    parent.ctx.set_embed_viewports(false);
+    let epoch = parent.epoch;
+    egui::Context::set_immediate_viewport_renderer(move |ctx, mut viewport| {
+        let input = egui::RawInput {
+            viewport_id: viewport.ids.this,
+            time: Some(epoch.elapsed().as_secs_f64()),
+            ..Default::default()
+        };
+        let mut output = ctx.run_ui(input, |ui| (viewport.viewport_ui_cb)(ui));
+        output.textures_delta.clear();
+    });
+    let mut app = {
+        let (child_snapshot, with_child) = (Arc::clone(&child_snapshot), Arc::clone(&with_child));
+        move |ui: &mut egui::Ui| {
+            ui.label("parent");
+            draw_for(Duration::from_millis(4));
+            if with_child.load(Ordering::Relaxed) {
+                ui.ctx().show_viewport_immediate(
+                    child_id,
+                    egui::ViewportBuilder::default(),
+                    |ui, _| {
+                        ui.label("child");
+                        draw_for(Duration::from_millis(10));
+                        FpsMonitor::new()
+                            .capacity(30)
+                            .sample_resources(false)
+                            .show(ui.ctx());
+                        *child_snapshot.lock() = egui_hud::snapshot(ui.ctx());
+                    },
+                );
+            }
+            FpsMonitor::new()
+                .capacity(30)
+                .sample_resources(false)
+                .show(ui.ctx());
+        }
+    };
+    parent.run_for(Duration::from_millis(1600), &mut app);
+    let alone = parent.snapshot().frame.expect("FRAME reads");
+    with_child.store(true, Ordering::Relaxed);
+    parent.run_for(Duration::from_millis(2100), &mut app);
+    let with = parent.snapshot().frame.expect("FRAME reads");
+    let change = (with.as_secs_f64() / alone.as_secs_f64() - 1.0).abs();
+    assert!(
+        change <= 0.05,
+        "the parent's FRAME went from {alone:?} to {with:?} with a 10 ms child"
+    );
+    let child = child_snapshot
+        .lock()
+        .clone()
+        .and_then(|s| s.frame)
+        .expect("the child's own HUD reads FRAME");
+    assert!(
+        (Duration::from_millis(10)..Duration::from_millis(12)).contains(&child),
+        "the child's FRAME is its own 10 ms: {child:?}"
+    );
+}
+
+/// Drives a context on simulated egui time, honouring egui's `repaint_delay` exactly: a frame
+/// runs when the soonest request falls due (or 1/60 s after an immediate one).
+struct SimLoop {
+    ctx: egui::Context,
+    time_secs: f64,
+    next_secs: Option<f64>,
+    input: egui::RawInput,
+}
+
+impl SimLoop {
+    fn new() -> Self {
+        Self {
+            ctx: egui::Context::default(),
+            time_secs: 0.0,
+            next_secs: Some(0.0),
+            input: egui::RawInput {
+                screen_rect: Some(egui::Rect::from_min_size(
+                    egui::Pos2::ZERO,
+                    egui::vec2(800.0, 600.0),
+                )),
+                ..Default::default()
+            },
+        }
+    }
+
+    /// Runs the frame egui asked for next (or at `at_secs` when given), with `input` edited.
+    fn frame(
+        &mut self,
+        edit: impl FnOnce(&mut egui::RawInput),
+        app: &mut impl FnMut(&mut egui::Ui),
+    ) {
+        self.time_secs = self.next_secs.unwrap_or(self.time_secs + 1.0);
+        let mut input = self.input.clone();
+        edit(&mut input);
+        // What stays (a theme, a size) stays; per-frame lists do not.
+        self.input = input.clone();
+        self.input.events.clear();
+        self.input.dropped_files.clear();
+        input.time = Some(self.time_secs);
+        let mut output = self.ctx.run_ui(input, |ui| app(ui));
+        output.textures_delta.clear();
+        let delay = output.viewport_output[&ROOT].repaint_delay;
+        self.next_secs = if delay == Duration::MAX {
+            None
+        } else {
+            Some(self.time_secs + delay.as_secs_f64().max(1.0 / 60.0))
+        };
+    }
+
+    fn frames(&mut self, count: usize, app: &mut impl FnMut(&mut egui::Ui)) {
+        for _ in 0..count {
+            self.frame(|_| {}, app);
+        }
+    }
+
+    fn snapshot(&self) -> Snapshot {
+        egui_hud::snapshot(&self.ctx).expect("the HUD has refreshed")
+    }
+}
+
+/// 4. A frame whose only cause is the window system (any window change in `RawInput`, or any
+/// event) is the app's, even when it lands on the HUD's own deadline.
+#[test]
+fn a_window_change_alone_makes_a_frame_the_apps() {
+    let changes: [(&str, fn(&mut egui::RawInput)); 9] = [
+        ("system theme", |i| i.system_theme = Some(egui::Theme::Light)),
+        ("window size", |i| {
+            i.screen_rect = Some(egui::Rect::from_min_size(
+                egui::Pos2::ZERO,
+                egui::vec2(640.0, 480.0),
+            ));
+        }),
+        ("focus", |i| i.focused = !i.focused),
+        ("pixels per point", |i| {
+            i.viewports.entry(ROOT).or_default().native_pixels_per_point = Some(2.0);
+        }),
+        ("dropped file", |i| {
+            i.dropped_files.push(Arc::new(DroppedText));
+        }),
+        ("hovered file", |i| {
+            i.hovered_files.push(egui::HoveredFile::default());
+        }),
+        ("occluded (viewport info)", |i| {
+            i.viewports.entry(ROOT).or_default().occluded = Some(true);
+        }),
+        ("a key event", |i| {
+            i.events.push(egui::Event::Key {
+                key: egui::Key::A,
+                physical_key: None,
+                pressed: true,
+                repeat: false,
+                modifiers: egui::Modifiers::NONE,
+            });
+        }),
+        ("viewport events (close requested)", |i| {
+            i.viewports
+                .entry(ROOT)
+                .or_default()
+                .events
+                .push(egui::ViewportEvent::Close);
+        }),
+    ];
+    for (change, edit) in changes {
+        let clock = Arc::new(ManualClock::new());
+        let mut app = {
+            let clock = Arc::clone(&clock);
+            move |ui: &mut egui::Ui| {
+                clock.advance(Duration::from_millis(2));
+                FpsMonitor::new()
+                    .sample_resources(false)
+                    .clock(Arc::clone(&clock) as Arc<dyn Clock>)
+                    .show(ui.ctx());
+            }
+        };
+        let mut sim = SimLoop::new();
+        // An idle app: every frame after the first is the HUD's tick (warm-up included).
+        sim.frames(30, &mut app);
+        assert_eq!(sim.snapshot().samples, 0, "{change}: idle, no samples");
+        sim.frame(edit, &mut app);
+        sim.frames(2, &mut app);
+        assert_eq!(
+            sim.snapshot().samples,
+            1,
+            "{change}: the frame it woke is the app's, and only that one"
+        );
+    }
+}
+
+/// A file dropped on the window.
+#[derive(Debug)]
+struct DroppedText;
+
+impl egui::DroppedFile for DroppedText {
+    fn path(&self) -> &std::path::Path {
+        std::path::Path::new("notes.txt")
+    }
+
+    fn bytes(&self) -> Result<Vec<u8>, String> {
+        Ok(Vec::new())
+    }
+}
+
+/// 5. A real stall is shown, however long; only impossible input is rejected.
+#[test]
+fn a_six_second_stall_is_shown() {
+    let clock = Arc::new(ManualClock::new());
+    let frame_nr = Arc::new(AtomicU64::new(0));
+    let mut app = {
+        let (clock, frame_nr) = (Arc::clone(&clock), Arc::clone(&frame_nr));
+        move |ui: &mut egui::Ui| {
+            let stall = frame_nr.fetch_add(1, Ordering::Relaxed) == 40;
+            clock.advance(if stall {
+                Duration::from_secs(6)
+            } else {
+                Duration::from_millis(4)
+            });
+            ui.ctx().request_repaint();
+            FpsMonitor::new()
+                .capacity(10)
+                .sample_resources(false)
+                .clock(Arc::clone(&clock) as Arc<dyn Clock>)
+                .show(ui.ctx());
+        }
+    };
+    let mut sim = SimLoop::new();
+    sim.frames(45, &mut app);
+    // The refresh that follows the stall (at most 30 frames of 1/60 s later).
+    sim.frames(30, &mut app);
+    let snapshot = sim.snapshot();
+    assert_eq!(snapshot.p95, Some(Duration::from_secs(6)), "{snapshot:?}");
+    assert!(
+        snapshot.frame > Some(Duration::from_millis(500)),
+        "{snapshot:?}"
+    );
+    assert_eq!(snapshot.drop, Some(0.1), "{snapshot:?}");
+    assert_eq!(snapshot.rejected.total(), 0, "{snapshot:?}");
+}
+
+/// 7. INV counts the requests that fell due for the frame.
+#[test]
+fn inv_counts_the_requests_that_fell_due() {
+    for (requests, later, expected) in [(1, true, 1.0), (3, false, 3.0)] {
+        let clock = Arc::new(ManualClock::new());
+        let mut app = {
+            let clock = Arc::clone(&clock);
+            move |ui: &mut egui::Ui| {
+                clock.advance(Duration::from_millis(3));
+                for _ in 0..requests {
+                    ui.ctx().request_repaint();
+                }
+                if later {
+                    ui.ctx().request_repaint_after(Duration::from_secs(10));
+                }
+                FpsMonitor::new()
+                    .sample_resources(false)
+                    .clock(Arc::clone(&clock) as Arc<dyn Clock>)
+                    .show(ui.ctx());
+            }
+        };
+        let mut sim = SimLoop::new();
+        sim.frames(200, &mut app);
+        let inv = sim.snapshot().inv.expect("INV reads");
+        assert!(
+            (inv - expected).abs() <= if requests == 1 { 0.05 } else { 0.5 },
+            "{requests} immediate request(s) a frame{}: INV {inv}",
+            if later { " and one in 10 s" } else { "" }
+        );
+    }
+}
+
+/// A clock that advances a fixed step on every read, as a real clock read costs time; the app
+/// advances it by its own work.
+struct SteppingClock {
+    nanos: AtomicU64,
+    step_nanos: u64,
+}
+
+impl Clock for SteppingClock {
+    fn now(&self) -> Duration {
+        Duration::from_nanos(self.nanos.fetch_add(self.step_nanos, Ordering::Relaxed))
+    }
+}
+
+/// 8. The HUD's own cost, its clock reads included, is subtracted exactly.
+#[test]
+fn the_huds_own_cost_is_subtracted_to_the_nanosecond() {
+    let clock = Arc::new(SteppingClock {
+        nanos: AtomicU64::new(0),
+        step_nanos: 1_000,
+    });
+    let mut app = {
+        let clock = Arc::clone(&clock);
+        move |ui: &mut egui::Ui| {
+            clock.nanos.fetch_add(4_000_000, Ordering::Relaxed); // the app's own 4 ms
+            ui.ctx().request_repaint();
+            FpsMonitor::new()
+                .sample_resources(false)
+                .clock(Arc::clone(&clock) as Arc<dyn Clock>)
+                .show(ui.ctx());
+        }
+    };
+    let mut sim = SimLoop::new();
+    sim.frames(100, &mut app);
+    let snapshot = sim.snapshot();
+    assert_eq!(snapshot.frame, Some(Duration::from_millis(4)), "{snapshot:?}");
+    assert_eq!(snapshot.p95, Some(Duration::from_millis(4)), "{snapshot:?}");
+}
+
+/// State set up once (`set_refresh_rate`, as `install` does) survives an app clearing egui's
+/// memory.
+#[test]
+fn setup_survives_a_memory_clear() {
+    let mut app = |ui: &mut egui::Ui| {
+        ui.ctx().request_repaint();
+        FpsMonitor::new().sample_resources(false).show(ui.ctx());
+    };
+    let mut sim = SimLoop::new();
+    sim.frame(|_| {}, &mut app);
+    egui_hud::set_refresh_rate(&sim.ctx, Some(144.0));
+    sim.frames(40, &mut app);
+    assert_eq!(sim.snapshot().refresh_hz, Some(144.0));
+    sim.ctx.memory_mut(|memory| memory.data.clear());
+    sim.frames(40, &mut app);
+    assert_eq!(
+        sim.snapshot().refresh_hz,
+        Some(144.0),
+        "the refresh rate is still known"
+    );
+}
+
+/// The HUD asks for frames in one place: no other source file calls `request_repaint*`.
+#[test]
+fn only_tick_rs_requests_repaints() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut offenders = Vec::new();
+    for entry in std::fs::read_dir(&src).expect("src/") {
+        let path = entry.expect("entry").path();
+        let text = std::fs::read_to_string(&path).expect("a source file");
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if name != "tick.rs" && text.contains(".request_repaint") {
+            offenders.push(name.to_owned());
+        }
+    }
+    assert!(offenders.is_empty(), "request_repaint* outside tick.rs: {offenders:?}");
+}
