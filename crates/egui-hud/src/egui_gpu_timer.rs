@@ -43,10 +43,6 @@ struct FrameStamps {
 }
 
 impl EguiGpuTimer {
-    fn id() -> egui::Id {
-        egui::Id::unique("egui_hud_gpu_timer")
-    }
-
     /// Creates the timer for `device` and shares it through `ctx`. The device must have been
     /// created with the timestamp features (`gpu_timing::with_timestamp_features`, or
     /// `request_gpu_timing_features` for eframe); without them the timer does nothing, the
@@ -74,13 +70,17 @@ impl EguiGpuTimer {
             device: device.clone(),
             frame: Arc::new(Mutex::new(FrameStamps::default())),
         };
-        ctx.data_mut(|d| d.insert_temp(Self::id(), shared.clone()));
+        crate::frame_plugin::FramePlugin::with(ctx, |plugin, _| {
+            plugin.gpu_timer = Some(shared.clone());
+        });
         Ok(shared)
     }
 
-    /// The timer installed on `ctx`, if any. Cost: a memory lookup and a clone (three `Arc`s).
+    /// The timer installed on `ctx`, if any. Kept by the HUD's plugin, so clearing egui memory
+    /// does not lose it. Cost: a lock and a clone (three `Arc`s).
     pub fn get(ctx: &egui::Context) -> Option<Self> {
-        ctx.data(|d| d.get_temp::<Self>(Self::id()))
+        ctx.with_plugin::<crate::frame_plugin::FramePlugin, _>(|plugin| plugin.gpu_timer.clone())
+            .flatten()
     }
 
     /// The underlying timer: statistics (dropped frames, skipped passes, invalid results),
@@ -258,16 +258,18 @@ impl egui_wgpu::CallbackTrait for EndStamp {
 /// Feeds one frame of GPU results timed elsewhere (for example converted from `wgpu-profiler`
 /// with `GpuFrameResult::from_wgpu_profiler`) to the HUD on the current viewport, as the
 /// [`EguiGpuTimer`] does with its own. Ignored while the HUD is hidden; a frame with no pass adds
-/// nothing. Cost: a memory lookup, a lock and the per-pass bookkeeping (no allocation once the
-/// labels are known).
+/// nothing. Cost: a lock and the per-pass bookkeeping (no allocation once the labels are
+/// known).
 pub fn record_gpu_results(ctx: &egui::Context, result: &gpu_timing::GpuFrameResult) {
     if result.passes.is_empty() {
         return;
     }
-    let Some(state) = crate::hud_state::HudState::get(ctx, ctx.viewport_id()) else {
-        return;
-    };
-    state.lock().record_gpu_frame(labelled_durations(result));
+    let viewport = ctx.viewport_id();
+    ctx.with_plugin::<crate::frame_plugin::FramePlugin, _>(|plugin| {
+        if let Some(hud) = plugin.hud_mut_if_used(viewport) {
+            hud.record_gpu_frame(labelled_durations(result));
+        }
+    });
 }
 
 /// A result's passes as the sampler takes them.
@@ -281,7 +283,7 @@ fn labelled_durations(
 }
 
 /// The GPU timer shared through `ctx` (see [`EguiGpuTimer`]), after [`crate::install`] on wgpu.
-/// Cost: a memory lookup and a clone.
+/// Cost: a lock and a clone.
 pub fn gpu_timer(ctx: &egui::Context) -> Option<EguiGpuTimer> {
     EguiGpuTimer::get(ctx)
 }

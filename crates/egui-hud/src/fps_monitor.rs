@@ -5,8 +5,8 @@ use profiler_core::Clock;
 
 use crate::frame_plugin::FramePlugin;
 use crate::hud_config::HudConfig;
-use crate::hud_state::HudState;
 use crate::hud_view::HudView;
+use crate::viewport_hud::ViewportHud;
 
 /// Shows the performance HUD on the current viewport with the default settings.
 ///
@@ -15,10 +15,11 @@ use crate::hud_view::HudView;
 /// and after one second of frames without it the HUD stops all its work (a slow app that calls
 /// it every frame is never hidden, however long its frames). Two calls in one pass draw one HUD.
 ///
-/// Cost when shown: a few tens of microseconds per frame (measured by `benches/hud_cost.rs`),
-/// which the HUD subtracts from its own FRAME readout. It never requests an immediate repaint:
-/// it asks for the 500 ms refresh tick (and, on wgpu, a frame ~33 ms later while GPU results
-/// are pending), and frames caused only by those are left out of every readout.
+/// Cost when shown: a few microseconds per frame (measured by `benches/hud_cost.rs`), which the
+/// HUD subtracts from its own FRAME readout. It never requests an immediate repaint: it asks
+/// for a frame at the 500 ms refresh (and, on wgpu, ~33 ms later while GPU results are
+/// pending), and not even that when a frame the app asked for comes within a second of it;
+/// frames caused only by its own requests are left out of every readout.
 pub fn fps_monitor(ctx: &egui::Context) {
     FpsMonitor::new().show(ctx);
 }
@@ -93,67 +94,27 @@ impl FpsMonitor {
 
     /// Draws the HUD on the current viewport for this pass.
     pub fn show(self, ctx: &egui::Context) {
-        if !FramePlugin::pass_in_progress(ctx) {
-            // eframe's `App::logic` for a hidden window: nothing is drawn, nothing to time.
+        let viewport = ctx.viewport_id();
+        let Some(HudDraw {
+            mut view,
+            anchor,
+            offset,
+            started,
+        }) = FramePlugin::with(ctx, |plugin, added| plugin.begin_draw(ctx, &self, added))
+        else {
             return;
-        }
-        FramePlugin::begin_frame_if_missed(ctx);
-        let shared = HudState::get_or_insert(ctx);
-        let mut state = shared.lock();
-        // Measured on the HUD's clock so a manual clock gives reproducible numbers.
-        let started = state.now();
-        if !state.claim_pass(ctx.cumulative_pass_nr()) {
-            return;
-        }
-        let now_secs = ctx.input(|i| i.time);
-        let attached = state.attach(
-            self.config,
-            self.clock.as_ref(),
-            self.sample_resources,
-            now_secs,
-        );
-        if attached {
-            // The plugin locks the state inside its hooks: never hold both locks the other way.
-            drop(state);
-            FramePlugin::watch(ctx, ctx.viewport_id(), &shared);
-            state = shared.lock();
-        }
-        #[cfg(feature = "wgpu")]
-        if ctx.viewport_id() == egui::ViewportId::ROOT
-            && let Some(gpu) = crate::EguiGpuTimer::get(ctx)
-        {
-            if ctx.current_pass_index() == 0 {
-                gpu.drain(|passes| state.record_gpu_frame(passes));
-            }
-            gpu.stamp_frame(ctx, state.frame_is_apps());
-            state.unavailable_passes = gpu.unavailable_passes();
-            if gpu.has_pending() {
-                state.poll_gpu_results_soon(ctx, now_secs);
-            }
-        }
-        if crate::install::gpu_timing_unavailable(ctx) {
-            state.unavailable_passes = &[crate::install::EGUI_PASS_LABEL];
-        }
-        if state.tick(ctx, now_secs) {
-            crate::display_watch::DisplayWatch::check(ctx);
-        }
-
-        let area = egui::Area::new(egui::Id::unique(("egui_hud_area", ctx.viewport_id())))
+        };
+        let area = egui::Area::new(egui::Id::unique(("egui_hud_area", viewport)))
             .order(egui::Order::Foreground)
-            .anchor(state.config.anchor, state.config.offset)
+            .anchor(anchor, offset)
             // A fade-in asks for immediate repaints for 0.2 s: frames the HUD would then count.
             .fade_in(false)
             .interactable(true);
-        // Widgets call egui's plugin hooks (debug builds): the state lock is not held while
-        // drawing, so the plugin lock is never taken under it.
-        let mut view = std::mem::take(&mut state.view);
-        drop(state);
-
         // egui hit-tests at the start of a pass, so a click is known before the HUD is laid out.
         // The anchored area is placed by its previous size: after a click the pass is redone so
         // the new size is not drawn for one frame at the old place. Only pass 0 applies a click:
         // the redone pass sees the same one again.
-        let readout_id = HudView::readout_id(ctx.viewport_id());
+        let readout_id = HudView::readout_id(viewport);
         let resized = ctx.current_pass_index() == 0
             && ctx
                 .read_response(readout_id)
@@ -162,14 +123,112 @@ impl FpsMonitor {
             ctx.request_discard("egui-hud: the HUD changed size");
         }
         area.show(ctx, |ui| view.ui(ui, readout_id));
+        FramePlugin::with(ctx, |plugin, _| {
+            plugin.end_draw(viewport, view, resized, started);
+        });
+    }
+}
 
-        let mut state = shared.lock();
-        state.view = view;
-        if resized {
-            state.note_discard_requested();
+/// What `fps_monitor` needs to draw, taken out of the plugin so that its lock is not held
+/// while egui widgets run.
+pub(crate) struct HudDraw {
+    pub(crate) view: HudView,
+    pub(crate) anchor: egui::Align2,
+    pub(crate) offset: egui::Vec2,
+    /// The HUD's stamp when it began this pass's work; `None` when no frame is being timed.
+    pub(crate) started: Option<Duration>,
+}
+
+impl FramePlugin {
+    /// The HUD's work for this pass before drawing: claims the pass (a second call draws
+    /// nothing), starts the sampler, collects GPU results, refreshes the readouts when due, and
+    /// hands out the view. `None` outside a pass or for a second call.
+    fn begin_draw(
+        &mut self,
+        ctx: &egui::Context,
+        monitor: &FpsMonitor,
+        added: bool,
+    ) -> Option<HudDraw> {
+        let viewport = ctx.viewport_id();
+        if !added && !self.in_pass_of(viewport) {
+            // eframe's `App::logic` for a hidden window: nothing is drawn, nothing to time.
+            return None;
         }
-        let cost = state.now().saturating_sub(started);
-        state.add_overlay_cost(cost);
+        let hud = self.hud_mut(viewport);
+        if !hud.claim_pass(ctx.cumulative_pass_nr()) {
+            return None;
+        }
+        let started = hud.frame_and_clock().map(|(frame, clock)| frame.stamp(clock));
+        // Integrations that call `begin_pass` / `end_pass` themselves skip `on_begin_pass`.
+        self.classify(ctx, viewport);
+        let now_secs = ctx.input(|i| i.time);
+        let hud = self.hud_mut(viewport);
+        let attached = hud.attach(
+            monitor.config,
+            monitor.clock.as_ref(),
+            monitor.sample_resources,
+            now_secs,
+        );
+        if attached {
+            self.ledger.forget(viewport);
+        }
+        self.collect_gpu_results(ctx, viewport);
+        if self.gpu_timing_unavailable {
+            self.hud_mut(viewport).unavailable_passes = &[crate::install::EGUI_PASS_LABEL];
+        }
+        let resources = self.resources.clone();
+        let hud = self.hud_mut(viewport);
+        if hud.tick.refresh_due(now_secs) {
+            hud.refresh(&resources);
+            if viewport == egui::ViewportId::ROOT
+                && let Some(watch) = &self.display_watch
+            {
+                watch.check(ctx);
+            }
+        }
+        let hud = self.hud_mut(viewport);
+        Some(HudDraw {
+            view: hud.view.take().unwrap_or_default(),
+            anchor: hud.config.anchor,
+            offset: hud.config.offset,
+            started,
+        })
+    }
+
+    /// The HUD's work for this pass after drawing: the view goes back, the time since
+    /// `started` is the HUD's cost.
+    fn end_draw(
+        &mut self,
+        viewport: egui::ViewportId,
+        view: HudView,
+        resized: bool,
+        started: Option<Duration>,
+    ) {
+        let hud = self.hud_mut(viewport);
+        hud.view = Some(view);
+        if let Some((frame, clock)) = hud.frame_and_clock() {
+            frame.discard_requested |= resized;
+            if let Some(started) = started {
+                frame.add_cost_since(clock, started);
+            }
+        }
+    }
+
+    /// On wgpu, the root viewport's GPU results: drains those that arrived and arms the timer
+    /// for this frame if it is the app's.
+    fn collect_gpu_results(&mut self, ctx: &egui::Context, viewport: egui::ViewportId) {
+        #[cfg(feature = "wgpu")]
+        if viewport == egui::ViewportId::ROOT
+            && let Some(gpu) = self.gpu_timer.clone()
+        {
+            let hud = self.hud_mut(viewport);
+            if ctx.current_pass_index() == 0 {
+                gpu.drain(|passes| hud.record_gpu_frame(passes));
+            }
+            gpu.stamp_frame(ctx, hud.frame_is_apps());
+            hud.unavailable_passes = gpu.unavailable_passes();
+        }
+        let _ = (ctx, viewport);
     }
 }
 
@@ -190,31 +249,34 @@ impl Default for FpsMonitor {
 }
 
 /// The readouts currently on screen for the current viewport: `None` before the first tick and
-/// while the HUD is hidden. Cost: a memory lookup, a lock and a clone of the snapshot.
+/// while the HUD is hidden. Cost: a lock of the HUD's plugin and a clone of the snapshot.
 pub fn snapshot(ctx: &egui::Context) -> Option<profiler_core::Snapshot> {
-    HudState::get(ctx, ctx.viewport_id()).and_then(|state| state.lock().displayed.clone())
+    let viewport = ctx.viewport_id();
+    ctx.with_plugin::<FramePlugin, _>(|plugin| plugin.displayed(viewport))
+        .flatten()
 }
 
 /// Tells the HUD on the current viewport the display's refresh rate (`None`: unknown, the
 /// default). It clamps MAX FPS and sets the budget (unless one is pinned). `install(cc)` does
-/// this for eframe apps; other integrations call it with their platform's answer. Cost: a
-/// memory lookup and a lock; call it when the rate changes, not every frame.
+/// this for eframe apps; other integrations call it with their platform's answer. Kept until
+/// changed, whatever happens to egui memory. Cost: a lock; call it when the rate changes, not
+/// every frame.
 pub fn set_refresh_rate(ctx: &egui::Context, refresh_hz: Option<f64>) {
-    HudState::get_or_insert(ctx)
-        .lock()
-        .set_refresh_hz(refresh_hz);
+    let viewport = ctx.viewport_id();
+    FramePlugin::with(ctx, |plugin, _| {
+        plugin.hud_mut(viewport).set_refresh_hz(refresh_hz);
+    });
 }
 
-/// What the HUD on the current viewport is doing. For tests and diagnostics; cost: a memory
-/// lookup and two locks.
+/// What the HUD on the current viewport is doing. For tests and diagnostics; cost: a lock of
+/// the HUD's plugin and one of the resource thread's state.
 pub fn activity(ctx: &egui::Context) -> HudActivity {
-    HudState::get(ctx, ctx.viewport_id()).map_or_else(HudActivity::default, |state| {
-        let state = state.lock();
-        HudActivity {
-            sampling: state.is_sampling(),
-            resources_running: state.resources_running(),
-        }
+    let viewport = ctx.viewport_id();
+    ctx.with_plugin::<FramePlugin, _>(|plugin| HudActivity {
+        sampling: plugin.hud(viewport).is_some_and(ViewportHud::is_sampling),
+        resources_running: plugin.resources.is_running(),
     })
+    .unwrap_or_default()
 }
 
 /// The HUD's work on a viewport, from [`activity`]. Both are `false` before the HUD was ever

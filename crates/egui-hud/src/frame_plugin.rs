@@ -1,92 +1,116 @@
-use std::time::Duration;
+use profiler_core::ResourceMonitor;
 
-use crate::hud_state::SharedHudState;
+use crate::display_watch::DisplayWatch;
+use crate::frame_facts::FrameFacts;
+use crate::repaint_ledger::RepaintLedger;
+use crate::viewport_hud::ViewportHud;
 
-/// The egui plugin that timestamps frames for every viewport that shows a HUD.
+/// The one owner of everything the HUD keeps across frames: each viewport's HUD (sampler,
+/// view, tick, settings), the repaint ledger, the resource thread, the GPU timer and the
+/// display watch. egui memory holds nothing of the HUD's, so an app may clear it.
 ///
 /// Draw start is taken when a frame's first pass receives its input (before egui's own pass
 /// setup), draw end when its final, non-discarded pass hands its output to the integration;
-/// that hand-off is also the frame's present. All passes of a frame form one sample.
+/// that hand-off is also the frame's present. All passes of a frame form one sample. Whose frame
+/// it is is decided once, by [`FrameFacts::origin`], from facts these hooks gather.
 ///
-/// The plugin keeps the states of the viewports whose HUD is sampling, so a viewport without a
-/// shown HUD costs a scan of that short list per pass and nothing else.
-#[derive(Default)]
+/// ## Locking
+/// egui keeps each plugin behind a mutex and holds it while a hook runs; [`egui::Context::with_plugin`]
+/// takes the same mutex. Each hook therefore locks the HUD once; `fps_monitor` locks it twice
+/// (before and after drawing: egui widgets call plugin hooks in debug builds, so the lock is
+/// never held while the HUD draws). Under the plugin's lock the HUD may call into the context
+/// (egui does the same in its hooks) and take the [`RepaintLedger`]'s lock; nothing takes the
+/// plugin's lock under either. The display-watch thread takes it to set the refresh rate.
 pub(crate) struct FramePlugin {
+    huds: egui::ViewportIdMap<ViewportHud>,
     /// Passes in progress, innermost last: immediate viewports nest inside their parent's pass.
-    passes: Vec<PassInProgress>,
-    /// Viewports whose HUD was attached; dropped from the list once the HUD is hidden.
-    sampling: Vec<(egui::ViewportId, SharedHudState)>,
+    passes: Vec<Pass>,
+    pub(crate) ledger: RepaintLedger,
+    /// One thread for every viewport: they measure the same process.
+    pub(crate) resources: ResourceMonitor,
+    pub(crate) display_watch: Option<DisplayWatch>,
+    /// `install` found no way to time egui's pass (glow, or wgpu without the feature).
+    pub(crate) gpu_timing_unavailable: bool,
+    #[cfg(feature = "wgpu")]
+    pub(crate) gpu_timer: Option<crate::EguiGpuTimer>,
 }
 
-struct PassInProgress {
-    state: Option<SharedHudState>,
-    began_at: Duration,
+/// One pass of one viewport, in progress.
+#[derive(Clone, Copy, Debug)]
+struct Pass {
     viewport: egui::ViewportId,
-    /// egui time of the pass, read while it runs: in `output_hook` egui has already left the
-    /// pass's viewport, so `ctx.input` would read its parent's (or the root's).
-    time_secs: Option<f64>,
-    /// Whether the frame's start was handed to the HUD state for this pass.
-    begun: bool,
     /// Whether egui's own loop runs this pass (`run_ui` / `run_pass`, which call
     /// `on_begin_pass`): only that loop redoes a pass that asked to be discarded. An
     /// integration calling `begin_pass` / `end_pass` itself presents every pass.
     egui_redoes_discards: bool,
 }
 
-impl FramePlugin {
-    /// Starts timing `viewport`'s frames for `state` (after `fps_monitor` attached a sampler).
-    pub(crate) fn watch(ctx: &egui::Context, viewport: egui::ViewportId, state: &SharedHudState) {
-        let watch = |plugin: &mut Self| {
-            let entry = (viewport, std::sync::Arc::clone(state));
-            match plugin.sampling.iter_mut().find(|(id, _)| *id == viewport) {
-                // A state replaced under the same viewport (egui memory was cleared): the new
-                // one is the one `fps_monitor` draws from.
-                Some(watched) => *watched = entry,
-                None => plugin.sampling.push(entry),
-            }
-        };
-        if ctx.with_plugin::<Self, _>(watch).is_none() {
-            let mut plugin = Self::default();
-            watch(&mut plugin);
-            ctx.add_plugin(plugin);
+impl Default for FramePlugin {
+    fn default() -> Self {
+        Self {
+            huds: egui::ViewportIdMap::default(),
+            passes: Vec::new(),
+            ledger: RepaintLedger::default(),
+            resources: ResourceMonitor::default(),
+            display_watch: None,
+            gpu_timing_unavailable: false,
+            #[cfg(feature = "wgpu")]
+            gpu_timer: None,
         }
     }
 }
 
 impl FramePlugin {
-    /// Begins the frame from `fps_monitor` when egui did not call `on_begin_pass`: integrations
-    /// that drive egui with `Context::begin_pass` / `end_pass` themselves run the
-    /// input and output hooks but not that one. Draw start stays the input hook's timestamp.
-    pub(crate) fn begin_frame_if_missed(ctx: &egui::Context) {
-        ctx.with_plugin::<Self, _>(|plugin| {
-            if let Some(pass) = plugin.passes.last_mut()
-                && !pass.begun
-            {
-                pass.begin(ctx);
-            }
-        });
+    /// Runs `f` on the plugin of `ctx`, registering it first if needed. `f` also learns whether
+    /// this call registered it (then its hooks did not see the pass in progress).
+    pub(crate) fn with<R>(ctx: &egui::Context, f: impl FnOnce(&mut Self, bool) -> R) -> R {
+        let added = ctx.plugin_opt::<Self>().is_none();
+        let handle = ctx.plugin_or_default::<Self>();
+        let mut plugin = handle.lock();
+        f(&mut plugin, added)
     }
 
-    /// Whether egui is inside a pass now. `false` when eframe calls `App::logic` for a hidden
-    /// window (no pass runs); `true` when the plugin is not registered yet (it cannot tell).
-    pub(crate) fn pass_in_progress(ctx: &egui::Context) -> bool {
-        ctx.with_plugin::<Self, _>(|plugin| !plugin.passes.is_empty())
-            .unwrap_or(true)
+    /// `viewport`'s HUD, created with the defaults on first use.
+    pub(crate) fn hud_mut(&mut self, viewport: egui::ViewportId) -> &mut ViewportHud {
+        self.huds.entry(viewport).or_default()
     }
-}
 
-impl PassInProgress {
-    /// Reads the pass's egui time and, in a frame's first pass, begins the frame.
-    fn begin(&mut self, ctx: &egui::Context) {
-        self.begun = true;
-        let Some(state) = &self.state else {
+    /// `viewport`'s HUD for changes, if it was ever used.
+    pub(crate) fn hud_mut_if_used(&mut self, viewport: egui::ViewportId) -> Option<&mut ViewportHud> {
+        self.huds.get_mut(&viewport)
+    }
+
+    /// `viewport`'s HUD, if it was ever used.
+    pub(crate) fn hud(&self, viewport: egui::ViewportId) -> Option<&ViewportHud> {
+        self.huds.get(&viewport)
+    }
+
+    /// Whether a pass of `viewport` is in progress (eframe calls `App::logic` for a hidden
+    /// window outside any pass).
+    pub(crate) fn in_pass_of(&self, viewport: egui::ViewportId) -> bool {
+        self.passes.last().is_some_and(|p| p.viewport == viewport)
+    }
+
+    /// Decides whose frame the one in progress on `viewport` is, once its facts are known: in
+    /// its first pass's `on_begin_pass`, else at the HUD's draw, else at the pass's end.
+    pub(crate) fn classify(&mut self, ctx: &egui::Context, viewport: egui::ViewportId) {
+        let Some(hud) = self.huds.get_mut(&viewport) else {
             return;
         };
-        let now_secs = ctx.input(|i| i.time);
-        self.time_secs = Some(now_secs);
-        if ctx.current_pass_index() == 0 {
-            state.lock().begin_frame(ctx, self.began_at, now_secs);
-        }
+        let Some(frame) = hud.frame.as_mut().filter(|f| f.origin.is_none()) else {
+            return;
+        };
+        let time_secs = ctx.input_for(viewport, |i| i.time);
+        let waking = self.ledger.take_waking(viewport, time_secs);
+        frame.facts = FrameFacts {
+            time_secs,
+            immediate_request_last_pass: ctx.requested_repaint_last_pass_for(&viewport),
+            app_requests_due: waking.due,
+            app_requests_known: waking.known,
+            hud_deadline_secs: hud.tick.take_deadline(),
+            ..frame.facts
+        };
+        frame.origin = Some(frame.facts.origin());
     }
 }
 
@@ -95,43 +119,43 @@ impl egui::Plugin for FramePlugin {
         "egui_hud::FramePlugin"
     }
 
+    fn setup(&mut self, ctx: &egui::Context) {
+        self.ledger.observe(ctx);
+    }
+
     fn input_hook(&mut self, _ctx: &egui::Context, input: &mut egui::RawInput) {
-        // A closed viewport stays listed (one entry to skip per pass). `RawInput::viewports`
-        // cannot tell it closed: egui-winit leaves that map to the integration, which may list
-        // only the current viewport. And a viewport reopened under the same id must find its
-        // sampler still watched.
-        let mut pass = PassInProgress {
-            state: None,
-            began_at: Duration::ZERO,
-            viewport: input.viewport_id,
-            time_secs: None,
-            begun: false,
-            egui_redoes_discards: false,
-        };
-        if let Some(index) = self
-            .sampling
-            .iter()
-            .position(|(id, _)| *id == input.viewport_id)
+        let viewport = input.viewport_id;
+        // An immediate child viewport runs inside its parent's pass: its time is not the
+        // parent's frame time.
+        if let Some(parent) = self.passes.last()
+            && parent.viewport != viewport
+            && let Some(parent_hud) = self.huds.get_mut(&parent.viewport)
         {
-            let state = &self.sampling[index].1;
-            let guard = state.lock();
-            if guard.is_sampling() {
-                pass.began_at = guard.now();
-                drop(guard);
-                pass.state = Some(std::sync::Arc::clone(state));
-            } else {
-                // Hidden: nothing to time until `fps_monitor` attaches (and watches) again.
-                drop(guard);
-                self.sampling.swap_remove(index);
+            if let Some((frame, clock)) = parent_hud.frame_and_clock() {
+                frame.begin_nested(clock);
             }
         }
-        self.passes.push(pass);
+        self.passes.push(Pass {
+            viewport,
+            egui_redoes_discards: false,
+        });
+        if let Some(hud) = self.huds.get_mut(&viewport)
+            && hud.is_sampling()
+            && hud.frame.is_none()
+        {
+            self.ledger.open_frame(viewport);
+            hud.begin_frame(input);
+        }
     }
 
     fn on_begin_pass(&mut self, ui: &mut egui::Ui) {
-        if let Some(pass) = self.passes.last_mut() {
-            pass.egui_redoes_discards = true;
-            pass.begin(ui.ctx());
+        let Some(pass) = self.passes.last_mut() else {
+            return;
+        };
+        pass.egui_redoes_discards = true;
+        let viewport = pass.viewport;
+        if ui.ctx().current_pass_index() == 0 {
+            self.classify(ui.ctx(), viewport);
         }
     }
 
@@ -140,21 +164,71 @@ impl egui::Plugin for FramePlugin {
         let Some(pass) = self.passes.pop() else {
             return;
         };
-        let Some(state) = pass.state else {
+        let viewport = pass.viewport;
+        if let Some(parent) = self.passes.last()
+            && parent.viewport != viewport
+            && let Some(parent_hud) = self.huds.get_mut(&parent.viewport)
+        {
+            if let Some((frame, clock)) = parent_hud.frame_and_clock() {
+                frame.end_nested(clock);
+            }
+        }
+        if self.huds.get(&viewport).is_none_or(|hud| hud.frame.is_none()) {
             return;
-        };
+        }
+        self.classify(ctx, viewport);
         let platform = &output.platform_output;
         let max_passes = ctx.options(|o| o.max_passes.get());
         let discarded = pass.egui_redoes_discards
             && platform.requested_discard()
             && platform.num_completed_passes < max_passes;
-        let now_secs = pass.time_secs.unwrap_or_else(|| ctx.input(|i| i.time));
-        let repaint_delay = output
-            .viewport_output
-            .get(&pass.viewport)
-            .map(|v| v.repaint_delay);
-        let mut state = state.lock();
-        let ended_at = state.now();
-        state.end_pass(ended_at, !discarded, now_secs, repaint_delay);
+        let gpu_results_pending = self.gpu_results_pending(viewport);
+        let Some(hud) = self.huds.get_mut(&viewport) else {
+            return;
+        };
+        let Some((frame, clock)) = hud.frame_and_clock() else {
+            return;
+        };
+        if discarded {
+            if frame.discard_requested {
+                frame.restart_after_discard(clock);
+            }
+            return;
+        }
+        let ended_at = frame.stamp(clock);
+        let now_secs = frame.facts.time_secs;
+        let app_due_secs = self.ledger.close_frame(viewport);
+        if hud.end_frame(ended_at) {
+            hud.tick.schedule(
+                ctx,
+                viewport,
+                crate::tick::TickInput {
+                    now_secs,
+                    app_due_secs,
+                    gpu_results_pending,
+                },
+                &self.ledger,
+                output,
+            );
+        }
+    }
+}
+
+impl FramePlugin {
+    /// Whether GPU results of `viewport` are still on their way (only the root's are timed).
+    fn gpu_results_pending(&self, viewport: egui::ViewportId) -> bool {
+        #[cfg(feature = "wgpu")]
+        if viewport == egui::ViewportId::ROOT
+            && let Some(gpu) = &self.gpu_timer
+        {
+            return gpu.has_pending();
+        }
+        let _ = viewport;
+        false
+    }
+
+    /// The readouts `viewport` shows, if any.
+    pub(crate) fn displayed(&self, viewport: egui::ViewportId) -> Option<profiler_core::Snapshot> {
+        self.huds.get(&viewport).and_then(|hud| hud.displayed.clone())
     }
 }

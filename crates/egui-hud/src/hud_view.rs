@@ -392,6 +392,12 @@ fn hover_text(snapshot: &Snapshot) -> String {
         "{} draw samples, {} HUD tick frames excluded",
         snapshot.samples, snapshot.self_induced_frames
     ));
+    let rejected = snapshot.rejected.total();
+    if rejected > 0 {
+        lines.push(format!(
+            "{rejected} impossible timestamps rejected (time went back)"
+        ));
+    }
     if let Some(counter) = snapshot.memory_counter {
         lines.push(format!("MEM counter: {}", counter.name()));
     }

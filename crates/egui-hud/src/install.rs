@@ -73,18 +73,10 @@ pub fn install_wgpu(ctx: &egui::Context, device: &wgpu::Device, queue: &wgpu::Qu
 /// The label egui's own render pass is shown under in the GPU row.
 pub(crate) const EGUI_PASS_LABEL: &str = "egui";
 
-fn gpu_unavailable_id() -> egui::Id {
-    egui::Id::unique("egui_hud_gpu_timing_unavailable")
-}
-
 /// Records that this backend cannot time egui's pass (glow, or wgpu without the feature).
 #[cfg(any(feature = "eframe", feature = "wgpu"))]
 fn mark_gpu_timing_unavailable(ctx: &egui::Context) {
-    ctx.data_mut(|d| d.insert_temp(gpu_unavailable_id(), true));
-}
-
-/// Whether [`install`] found no way to time egui's pass.
-pub(crate) fn gpu_timing_unavailable(ctx: &egui::Context) -> bool {
-    ctx.data(|d| d.get_temp::<bool>(gpu_unavailable_id()))
-        .unwrap_or(false)
+    crate::frame_plugin::FramePlugin::with(ctx, |plugin, _| {
+        plugin.gpu_timing_unavailable = true;
+    });
 }

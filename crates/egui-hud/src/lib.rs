@@ -20,15 +20,19 @@ mod eframe_options;
 #[cfg(feature = "wgpu")]
 mod egui_gpu_timer;
 mod fps_monitor;
+mod frame_facts;
+mod frame_in_progress;
 mod frame_plugin;
 mod hud_config;
 mod hud_palette;
-mod hud_state;
 mod hud_view;
 mod install;
 mod main_readout;
 mod readout_row;
+mod repaint_ledger;
 mod tick;
+mod viewport_hud;
+mod window_fingerprint;
 
 #[cfg(all(feature = "eframe", feature = "wgpu", not(target_arch = "wasm32")))]
 pub use crate::eframe_options::{native_options_with_gpu_timing, request_gpu_timing_features};

@@ -29,7 +29,14 @@ pub struct FrameSampler {
     budget: FrameBudget,
     clock: Arc<dyn Clock>,
     draws: SampleRing<DrawSample>,
-    draw_sum_nanos: u64,
+    /// 128 bits: draws have no upper bound (a stall is shown), and the sum stays exact.
+    draw_sum_nanos: u128,
+    /// When the last frame began: a frame that begins before it is time going back.
+    last_draw_start: Option<Duration>,
+    /// When the sampler was created: the start of FPS's first interval until a present is known.
+    started_at: Duration,
+    /// The latest present of a warm-up frame: where the first counted interval begins.
+    warmup_present: Option<u64>,
     invalidation_sum: u64,
     overlay_sum_nanos: u64,
     presents: SampleRing<u64>,
@@ -53,6 +60,12 @@ struct DrawSample {
     invalidations: u32,
 }
 
+/// FPS and INTERVAL, computed together.
+struct PresentRate {
+    fps: f64,
+    interval: Option<Duration>,
+}
+
 #[derive(Clone, Copy, Debug)]
 struct GpuFrameSample {
     arrived_nanos: u64,
@@ -68,6 +81,7 @@ impl FrameSampler {
         config.validate()?;
         let budget = FrameBudget::new(config.frame_budget)?;
         let capacity = config.capacity;
+        let started_at = clock.now();
         Ok(Self {
             warmup_left: config.warmup_frames,
             config,
@@ -75,6 +89,9 @@ impl FrameSampler {
             clock,
             draws: SampleRing::with_capacity(capacity),
             draw_sum_nanos: 0,
+            last_draw_start: None,
+            started_at,
+            warmup_present: None,
             invalidation_sum: 0,
             overlay_sum_nanos: 0,
             presents: SampleRing::with_capacity(PRESENT_CAPACITY),
@@ -127,20 +144,23 @@ impl FrameSampler {
         Ok(())
     }
 
-    /// Records one frame. Cost: a few comparisons and three ring writes; never allocates.
+    /// Records one frame. Cost: a few comparisons and two ring writes; never allocates.
+    ///
+    /// Only impossible input is rejected (and counted): a draw that ends before it starts, or a
+    /// frame that begins before the previous one. However long a draw, it is a real frame.
     pub fn record_frame(&mut self, frame: FrameRecord) -> FrameVerdict {
         let Some(raw_draw) = frame.draw_end.checked_sub(frame.draw_start) else {
             self.rejected.draw_end_before_start += 1;
             return FrameVerdict::Rejected;
         };
-        if raw_draw.is_zero() {
-            self.rejected.zero_length_draws += 1;
+        if self
+            .last_draw_start
+            .is_some_and(|last| frame.draw_start < last)
+        {
+            self.rejected.draws_back_in_time += 1;
             return FrameVerdict::Rejected;
         }
-        if raw_draw > self.config.max_draw_duration {
-            self.rejected.implausibly_long_draws += 1;
-            return FrameVerdict::Rejected;
-        }
+        self.last_draw_start = Some(frame.draw_start);
         // The draw is still real when only its hand-off time is impossible. A present that is
         // not after the previous one, or lies outside its own frame, is dropped: kept, one bad
         // timestamp far in the future would refuse every real present until the clock got there.
@@ -163,6 +183,9 @@ impl FrameSampler {
         }
         if self.warmup_left > 0 {
             self.warmup_left -= 1;
+            if let Some(at) = present {
+                self.warmup_present = Some(nanos(at));
+            }
             return FrameVerdict::WarmUp;
         }
         if frame.origin == FrameOrigin::SelfInduced {
@@ -177,11 +200,11 @@ impl FrameSampler {
             invalidations: frame.invalidations,
         };
         if let Some(evicted) = self.draws.push(sample) {
-            self.draw_sum_nanos -= evicted.draw_nanos;
+            self.draw_sum_nanos -= u128::from(evicted.draw_nanos);
             self.overlay_sum_nanos -= evicted.overlay_nanos;
             self.invalidation_sum -= u64::from(evicted.invalidations);
         }
-        self.draw_sum_nanos += sample.draw_nanos;
+        self.draw_sum_nanos += u128::from(sample.draw_nanos);
         self.overlay_sum_nanos += sample.overlay_nanos;
         self.invalidation_sum += u64::from(sample.invalidations);
         if let Some(at) = present {
@@ -243,6 +266,9 @@ impl FrameSampler {
     pub fn reset(&mut self) {
         self.draws.clear();
         self.draw_sum_nanos = 0;
+        self.last_draw_start = None;
+        self.started_at = self.clock.now();
+        self.warmup_present = None;
         self.invalidation_sum = 0;
         self.overlay_sum_nanos = 0;
         self.presents.clear();
@@ -269,7 +295,8 @@ impl FrameSampler {
         if let Ok(count) = u64::try_from(self.draws.len())
             && count > 0
         {
-            let frame = Duration::from_nanos(self.draw_sum_nanos / count);
+            let mean_nanos = self.draw_sum_nanos / u128::from(count);
+            let frame = Duration::from_nanos(u64::try_from(mean_nanos).unwrap_or(u64::MAX));
             snapshot.frame = Some(frame);
             snapshot.overlay_cost = Some(Duration::from_nanos(self.overlay_sum_nanos / count));
             snapshot.inv = Some(self.invalidation_sum as f64 / count as f64);
@@ -290,16 +317,9 @@ impl FrameSampler {
             };
         }
 
-        let window_start = nanos(now.saturating_sub(self.config.present_window));
-        let mut recent = self.presents.iter().filter(|&t| t >= window_start);
-        if let Some(first) = recent.next() {
-            let (count, last) = recent.fold((1_u64, first), |(n, _), t| (n + 1, t));
-            if count >= 2 && last > first {
-                let span_secs = Duration::from_nanos(last - first).as_secs_f64();
-                let intervals = (count - 1) as f64;
-                snapshot.fps = Some(intervals / span_secs);
-                snapshot.interval = Duration::try_from_secs_f64(span_secs / intervals).ok();
-            }
+        if let Some(rate) = self.present_rate(now) {
+            snapshot.fps = Some(rate.fps);
+            snapshot.interval = rate.interval;
         }
 
         if let Ok(count) = u64::try_from(self.gpu_frames.len())
@@ -319,6 +339,46 @@ impl FrameSampler {
             });
         }
         snapshot
+    }
+
+    /// FPS and INTERVAL at `now`, as [`Snapshot::fps`] defines them. No allocation.
+    fn present_rate(&self, now: Duration) -> Option<PresentRate> {
+        let window_nanos = nanos(self.config.present_window);
+        let latest = self.presents.iter().next_back()?;
+        let window_start = latest.saturating_sub(window_nanos);
+        // The presents of the window that ends at the latest one, and the one before them.
+        let mut before = self.warmup_present.unwrap_or(nanos(self.started_at));
+        let (mut count, mut first) = (0_u64, latest);
+        for at in self.presents.iter() {
+            if at <= window_start {
+                before = at;
+            } else {
+                count += 1;
+                first = first.min(at);
+            }
+        }
+        debug_assert!(count >= 1, "the latest present is in its own window");
+        let spread_nanos = latest - first;
+        let first_interval_nanos = first.saturating_sub(before).min(window_nanos);
+        let typical_nanos = if count >= 2 {
+            spread_nanos / (count - 1)
+        } else {
+            first_interval_nanos
+        };
+        let since_latest_nanos = nanos(now).saturating_sub(latest);
+        if since_latest_nanos > window_nanos.saturating_add(typical_nanos) {
+            return None;
+        }
+        let closed_nanos = first_interval_nanos + spread_nanos;
+        let overdue_nanos = since_latest_nanos.saturating_sub(closed_nanos / count);
+        let span_nanos = closed_nanos + overdue_nanos;
+        if span_nanos == 0 {
+            return None;
+        }
+        Some(PresentRate {
+            fps: count as f64 / Duration::from_nanos(span_nanos).as_secs_f64(),
+            interval: (count >= 2).then(|| Duration::from_nanos(spread_nanos / (count - 1))),
+        })
     }
 
     /// GPU time per second of wall time over the last [`GPU_BUSY_WINDOW`], 0 to 100. When the

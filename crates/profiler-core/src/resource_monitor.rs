@@ -12,7 +12,10 @@ use crate::{Clock, MemoryCounter, MonotonicClock, ResourceMonitorConfig, Resourc
 ///
 /// The thread starts on the first [`ResourceMonitor::request`] and stops by itself once nobody
 /// has asked for [`ResourceMonitorConfig::idle_timeout`] (1 s): a hidden HUD costs nothing. The
-/// next request starts it again with a fresh average. Clones share one thread.
+/// next request starts it again with a fresh average and, until that has a reading, answers the
+/// last reading if it is younger than [`ResourceMonitorConfig::average_window`] (3 s): an app
+/// whose frames come more than a second apart keeps its CPU and MEM rows. Clones share one
+/// thread.
 ///
 /// On wasm32 there is no thread and no process counter: every reading is empty.
 #[derive(Clone)]
@@ -32,6 +35,8 @@ struct State {
     running: bool,
     last_request: Duration,
     reading: ResourceReading,
+    /// When `reading` was taken; `None` before the first one.
+    reading_at: Option<Duration>,
     spawn_failure_logged: bool,
 }
 
@@ -87,7 +92,14 @@ impl ResourceMonitor {
                 Err(_) => {}
             }
         }
-        state.reading
+        let fresh = state
+            .reading_at
+            .is_some_and(|at| now.saturating_sub(at) <= self.shared.config.average_window);
+        if fresh {
+            state.reading
+        } else {
+            ResourceReading::default()
+        }
     }
 
     /// Whether the sampling thread is running now.
@@ -141,10 +153,14 @@ fn sample_until_idle(shared: &Shared) {
         let reading = average(&window);
 
         let mut state = shared.state.lock();
-        state.reading = reading;
+        // A fresh thread's first sample has no CPU interval yet: the last run's reading stays
+        // until this one has something to say.
+        if window.len() >= 2 || state.reading_at.is_none() {
+            state.reading = reading;
+            state.reading_at = Some(at);
+        }
         if at.saturating_sub(state.last_request) > config.idle_timeout {
             state.running = false;
-            state.reading = ResourceReading::default();
             return;
         }
         shared.wake.wait_for(&mut state, config.sample_interval);

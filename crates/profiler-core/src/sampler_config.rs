@@ -16,13 +16,15 @@ pub struct SamplerConfig {
     /// Frames discarded after the sampler is created: the first frames of a window pay for cold
     /// caches (shaders, glyph atlas) and say nothing about the app's running cost. Default 8.
     pub warmup_frames: u32,
-    /// How far back presents count for FPS and INTERVAL. Default 1 s.
+    /// How far back presents count for FPS and INTERVAL: the window that ends at the latest
+    /// present (see [`Snapshot::fps`](crate::Snapshot::fps)). Default 1 s.
     pub present_window: Duration,
     /// A budget pinned by the app; when `None` the budget is one refresh period of the display
     /// when known, else 1/60 s. Default `None`.
     pub frame_budget: Option<Duration>,
-    /// Draw times above this are treated as a suspended process (debugger, sleep) rather than a
-    /// frame: dropped and counted. Default 5 s.
+    /// The longest GPU pass accepted (a longer one is a wrapped or bogus timestamp), and the
+    /// farthest a present may lie after its draw. Draws are never rejected for their length: a
+    /// stall is the worst jank there is and is shown. Default 5 s.
     pub max_draw_duration: Duration,
 }
 
@@ -31,8 +33,8 @@ impl SamplerConfig {
     pub const DEFAULT_CAPACITY: usize = 120;
     /// The default warm-up, 8 frames.
     pub const DEFAULT_WARMUP_FRAMES: u32 = 8;
-    /// The longest `max_draw_duration` accepted: an hour. Bounding every sample keeps the
-    /// running sums far from overflow (a million samples of an hour each fit in 64 bits).
+    /// The longest `max_draw_duration` accepted: an hour. Bounding every GPU sample keeps its
+    /// running sum far from overflow (a million samples of an hour each fit in 64 bits).
     pub const MAX_DRAW_DURATION_LIMIT: Duration = Duration::from_hours(1);
     /// Capacities above this are refused: a million samples is already 48 to 112 MB and a
     /// snapshot of about 2 ms, far beyond what a HUD needs.

@@ -10,9 +10,18 @@ use crate::{Bound, FrameBudget, GpuPassReading, Grade, MemoryCounter, RejectedEv
 pub struct Snapshot {
     /// `1 / FRAME`, clamped to the display refresh rate when it is known.
     pub max_fps: Option<f64>,
-    /// Presents per second over the last second: `(n − 1) / (last − first)`, needs two presents.
+    /// The app's presents in the last second, per second of the time they span.
+    ///
+    /// The `n` presents of the window that ends at the latest one count; the time they span is
+    /// the `n` intervals that end with them (the first at most one window long, so a burst after
+    /// an idle spell reads no more than its frames), plus the time since the latest present beyond
+    /// one typical interval (an app that stopped reads less at every refresh). A steady 60 Hz
+    /// app reads 60, a 3-frame burst at most 3, a `request_repaint_after(400 ms)` app 2.5.
+    /// `None` once the latest present is more than a second (and one interval) old. Before any
+    /// earlier present is known, the intervals start when the sampler did.
     pub fps: Option<f64>,
-    /// Mean interval between those presents (`1 / FPS`).
+    /// Mean interval between the presents FPS counts, `(last − first) / (n − 1)`; `None` below
+    /// two presents. Equal to `1 / FPS` for a steady app; shorter for a burst.
     pub interval: Option<Duration>,
     /// Mean draw time over the retained samples, without the HUD's own drawing.
     pub frame: Option<Duration>,

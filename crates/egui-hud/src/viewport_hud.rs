@@ -1,0 +1,260 @@
+use std::sync::Arc;
+use std::time::Duration;
+
+use profiler_core::{
+    Clock, FrameOrigin, FrameRecord, FrameSampler, MonotonicClock, ResourceMonitor, Snapshot,
+};
+
+use crate::frame_facts::FrameFacts;
+use crate::frame_in_progress::FrameInProgress;
+use crate::hud_config::HudConfig;
+use crate::hud_view::HudView;
+use crate::tick::Tick;
+use crate::window_fingerprint::WindowFingerprint;
+
+/// After frames without the HUD for this long (two refresh ticks) it counts as hidden: its
+/// sampler is dropped. Measured from the first frame without it, never between frames that draw
+/// it, so an app slower than one frame per second is still measured.
+const HIDDEN_AFTER: Duration = Duration::from_secs(1);
+
+/// Everything the HUD keeps for one viewport, owned by the frame plugin.
+pub(crate) struct ViewportHud {
+    pub(crate) config: HudConfig,
+    clock: Arc<dyn Clock>,
+    /// The cost of one read of `clock`, calibrated when the sampler starts.
+    read_cost: Duration,
+    sample_resources: bool,
+    /// `None` while hidden: a hidden HUD keeps its view preferences and setup, nothing else.
+    sampler: Option<FrameSampler>,
+    pub(crate) frame: Option<FrameInProgress>,
+    pub(crate) tick: Tick,
+    /// `None` while `fps_monitor` has it out to draw.
+    pub(crate) view: Option<HudView>,
+    pub(crate) displayed: Option<Snapshot>,
+    refresh_hz: Option<f64>,
+    /// The window at the previous frame, to tell a window-driven frame from the tick's.
+    window: Option<WindowFingerprint>,
+    visibility: Visibility,
+    /// GPU pass labels that cannot be timed on this backend (shown as "n/a").
+    pub(crate) unavailable_passes: &'static [&'static str],
+    config_error_logged: bool,
+}
+
+/// Whether the HUD is drawn: calls, passes and how long it has been missing.
+#[derive(Clone, Copy, Debug, Default)]
+struct Visibility {
+    /// `cumulative_pass_nr` of the last pass that drew the HUD: a second call is a no-op.
+    last_drawn_pass: Option<u64>,
+    /// egui time at the end of the first frame, of the frames since, that ended without the
+    /// HUD; `None` while it is drawn.
+    hidden_since_secs: Option<f64>,
+}
+
+impl Default for ViewportHud {
+    fn default() -> Self {
+        Self {
+            config: HudConfig::default(),
+            clock: Arc::new(MonotonicClock::new()),
+            read_cost: Duration::ZERO,
+            sample_resources: true,
+            sampler: None,
+            frame: None,
+            tick: Tick::default(),
+            view: Some(HudView::default()),
+            displayed: None,
+            refresh_hz: None,
+            window: None,
+            visibility: Visibility::default(),
+            unavailable_passes: &[],
+            config_error_logged: false,
+        }
+    }
+}
+
+impl ViewportHud {
+    /// The frame in progress and the clock to stamp it with.
+    pub(crate) fn frame_and_clock(&mut self) -> Option<(&mut FrameInProgress, &dyn Clock)> {
+        Some((self.frame.as_mut()?, &*self.clock))
+    }
+
+    pub(crate) fn is_sampling(&self) -> bool {
+        self.sampler.is_some()
+    }
+
+    /// The display refresh rate from the platform; `None` = unknown (no clamp, 60 Hz budget).
+    pub(crate) fn set_refresh_hz(&mut self, refresh_hz: Option<f64>) {
+        self.refresh_hz = refresh_hz;
+        if let Some(sampler) = &mut self.sampler {
+            sampler.set_refresh_hz(refresh_hz);
+        }
+    }
+
+    /// A frame's first pass received `input`: the frame begins (one clock read).
+    pub(crate) fn begin_frame(&mut self, input: &egui::RawInput) {
+        let window = WindowFingerprint::of(input);
+        let facts = FrameFacts {
+            has_events: WindowFingerprint::has_events(input),
+            window_changed: self.window.replace(window).is_some_and(|w| w != window),
+            ..FrameFacts::default()
+        };
+        self.frame = Some(FrameInProgress::begin(&*self.clock, facts));
+    }
+
+    /// Whether this pass already drew the HUD (two calls in one pass draw one HUD).
+    pub(crate) fn claim_pass(&mut self, pass_nr: u64) -> bool {
+        if self.visibility.last_drawn_pass == Some(pass_nr) {
+            return false;
+        }
+        self.visibility.last_drawn_pass = Some(pass_nr);
+        true
+    }
+
+    /// Makes sure a sampler runs with `config`; a changed capacity or clock, or a HUD hidden
+    /// for a second, starts a fresh one (with its warm-up). Returns whether one started.
+    pub(crate) fn attach(
+        &mut self,
+        config: HudConfig,
+        clock: Option<&Arc<dyn Clock>>,
+        sample_resources: bool,
+        now_secs: f64,
+    ) -> bool {
+        let clock_changed = clock.is_some_and(|c| !Arc::ptr_eq(c, &self.clock));
+        if let Some(clock) = clock.filter(|_| clock_changed) {
+            self.clock = Arc::clone(clock);
+        }
+        self.sample_resources = sample_resources;
+        let config = match config.validate() {
+            Ok(()) => config,
+            Err(error) => {
+                if !std::mem::replace(&mut self.config_error_logged, true) {
+                    log::warn!("egui-hud: {error}; using the defaults instead");
+                }
+                HudConfig {
+                    anchor: config.anchor,
+                    offset: config.offset,
+                    ..HudConfig::default()
+                }
+            }
+        };
+        let rebuild = self.sampler.is_none()
+            || clock_changed
+            || config.capacity != self.config.capacity
+            || self.hidden_for_secs(now_secs) >= HIDDEN_AFTER.as_secs_f64();
+        if rebuild {
+            match FrameSampler::new(config.sampler_config(), Arc::clone(&self.clock)) {
+                Ok(mut sampler) => {
+                    sampler.set_refresh_hz(self.refresh_hz);
+                    self.sampler = Some(sampler);
+                }
+                Err(error) => log::warn!("egui-hud: cannot start the sampler: {error}"),
+            }
+            self.read_cost = calibrate_read_cost(&*self.clock);
+            self.displayed = None;
+            self.tick = Tick::default();
+            self.frame = None;
+        } else if config.frame_budget != self.config.frame_budget
+            && let Some(sampler) = &mut self.sampler
+            && let Err(error) = sampler.set_frame_budget(config.frame_budget)
+        {
+            log::warn!("egui-hud: {error}");
+        }
+        self.config = config;
+        self.visibility.hidden_since_secs = None;
+        if let Some(frame) = &mut self.frame {
+            frame.drawn = true;
+        }
+        rebuild
+    }
+
+    /// Seconds since the first frame without the HUD; 0 while it is drawn.
+    fn hidden_for_secs(&self, now_secs: f64) -> f64 {
+        self.visibility
+            .hidden_since_secs
+            .map_or(0.0, |since| now_secs - since)
+    }
+
+    /// Refreshes the readouts from the sampler (and the resource thread's latest reading).
+    pub(crate) fn refresh(&mut self, resources: &ResourceMonitor) {
+        let Some(sampler) = &mut self.sampler else {
+            return;
+        };
+        let mut snapshot = sampler.snapshot();
+        if self.sample_resources {
+            snapshot.apply_resources(&resources.request());
+        }
+        if let Some(view) = &mut self.view {
+            view.set_plot(sampler.retained_draws(), snapshot.budget);
+            view.set_readouts(&snapshot, self.unavailable_passes);
+        }
+        self.displayed = Some(snapshot);
+    }
+
+    /// The frame's final pass ended at `ended_at`: records it, or, after a second of frames
+    /// without the HUD, stops sampling. Returns whether the HUD was drawn in the frame.
+    pub(crate) fn end_frame(&mut self, ended_at: Duration) -> bool {
+        let Some(frame) = self.frame.take() else {
+            return false;
+        };
+        let now_secs = frame.facts.time_secs;
+        if !frame.drawn {
+            self.visibility.hidden_since_secs.get_or_insert(now_secs);
+            if self.hidden_for_secs(now_secs) >= HIDDEN_AFTER.as_secs_f64() {
+                self.detach();
+                return false;
+            }
+        }
+        let Some(sampler) = &mut self.sampler else {
+            return false;
+        };
+        debug_assert!(frame.origin.is_some(), "every frame is classified by its end");
+        sampler.record_frame(FrameRecord {
+            draw_start: frame.started,
+            draw_end: ended_at,
+            present: Some(ended_at),
+            invalidations: frame.facts.invalidations(),
+            origin: frame.origin.unwrap_or_default(),
+            overlay_cost: frame.hud_cost(self.read_cost),
+        });
+        frame.drawn
+    }
+
+    fn detach(&mut self) {
+        self.visibility.hidden_since_secs = None;
+        self.sampler = None;
+        self.displayed = None;
+        self.frame = None;
+        self.tick = Tick::default();
+        if let Some(view) = &mut self.view {
+            view.clear_readouts();
+        }
+    }
+
+    /// Records one frame's GPU results (labelled pass durations) as they arrive.
+    pub(crate) fn record_gpu_frame<'a>(
+        &mut self,
+        passes: impl IntoIterator<Item = (&'a str, Duration)>,
+    ) {
+        let now = self.clock.now();
+        if let Some(sampler) = &mut self.sampler {
+            sampler.record_gpu_frame(now, passes);
+        }
+    }
+
+    /// Whether the frame in progress is the app's (not only the HUD's tick).
+    pub(crate) fn frame_is_apps(&self) -> bool {
+        self.frame
+            .is_some_and(|f| f.origin == Some(FrameOrigin::App))
+    }
+}
+
+/// The cost of one read of `clock`: the least of a few back-to-back pairs (a real clock is
+/// interrupted now and then; a test clock that steps on every read gives its step).
+fn calibrate_read_cost(clock: &dyn Clock) -> Duration {
+    (0..4)
+        .map(|_| {
+            let first = clock.now();
+            clock.now().saturating_sub(first)
+        })
+        .min()
+        .unwrap_or_default()
+}
