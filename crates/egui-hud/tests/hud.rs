@@ -155,30 +155,6 @@ fn two_calls_in_one_pass_draw_one_hud() {
 }
 
 #[test]
-fn an_idle_app_reads_no_fps_from_the_huds_own_ticks() {
-    let mut app = App::new();
-    app.animating = false;
-    let mut harness = harness(app);
-    // 40 steps of 0.25 s: 10 s in which only the HUD's 500 ms tick wakes the app.
-    harness.run_steps(40);
-    let snapshot = hud_snapshot(&harness);
-    assert_eq!(
-        snapshot.samples, 0,
-        "the tick's frames gave no draw samples"
-    );
-    assert!(
-        snapshot.fps.is_none_or(|fps| fps == 0.0),
-        "FPS {:?}, not 2",
-        snapshot.fps
-    );
-    assert!(
-        snapshot.self_induced_frames >= 20,
-        "{} tick frames excluded",
-        snapshot.self_induced_frames
-    );
-}
-
-#[test]
 fn frame_reads_the_ui_time_and_drop_is_one_over_budget() {
     let mut app = App::new();
     app.real_time = true;
@@ -355,26 +331,6 @@ fn snapshot_images_dark() {
 fn snapshot_images_light() {
     let mut light = snapshot_harness(egui::Theme::Light);
     light.snapshot("hud_expanded_light");
-}
-
-/// A clock app asks for its next frame in 1 s, every frame. The HUD's 500 ms tick wakes the app
-/// in between: the app's own request is listed among that frame's causes, but it did not cause
-/// it, so the tick's frames are still left out.
-#[test]
-fn tick_frames_stay_excluded_when_the_app_asks_for_a_later_frame() {
-    let mut harness = timer_app_harness(0.5, Duration::from_secs(1));
-    harness.run_steps(20); // 10 s, one frame per HUD tick
-    let snapshot = hud_snapshot(&harness);
-    assert_eq!(
-        snapshot.samples, 0,
-        "no tick frame was counted as the app's"
-    );
-    assert!(snapshot.fps.is_none(), "FPS {:?}", snapshot.fps);
-    assert!(
-        snapshot.self_induced_frames >= 10,
-        "{} tick frames excluded",
-        snapshot.self_induced_frames
-    );
 }
 
 /// The other side of the rule above: when the app's own request is the sooner one, the frames

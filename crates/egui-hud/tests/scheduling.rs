@@ -412,6 +412,9 @@ impl SimLoop {
         self.input.events.clear();
         self.input.dropped_files.clear();
         self.input.hovered_files.clear();
+        for info in self.input.viewports.values_mut() {
+            info.events.clear();
+        }
         input.time = Some(self.time_secs);
         let mut output = self.ctx.run_ui(input, |ui| app(ui));
         output.textures_delta.clear();
@@ -522,6 +525,69 @@ impl egui::DroppedFile for DroppedText {
 
     fn bytes(&self) -> Result<Vec<u8>, String> {
         Ok(Vec::new())
+    }
+}
+
+/// An idle app: only the HUD's own ticks wake it, and they give no sample and no FPS.
+#[test]
+fn an_idle_app_reads_no_fps_from_the_huds_own_ticks() {
+    let clock = Arc::new(ManualClock::new());
+    let mut app = {
+        let clock = Arc::clone(&clock);
+        move |ui: &mut egui::Ui| {
+            ui.label("idle");
+            clock.advance(Duration::from_millis(4));
+            FpsMonitor::new()
+                .sample_resources(false)
+                .clock(Arc::clone(&clock) as Arc<dyn Clock>)
+                .show(ui.ctx());
+        }
+    };
+    let mut sim = SimLoop::new();
+    while sim.time_secs < 10.0 {
+        sim.frame(|_| {}, &mut app);
+    }
+    let snapshot = sim.snapshot();
+    assert_eq!(snapshot.samples, 0, "the tick's frames gave no draw samples");
+    assert_eq!(snapshot.fps, None);
+    assert!(
+        snapshot.self_induced_frames >= 10,
+        "{} tick frames excluded",
+        snapshot.self_induced_frames
+    );
+}
+
+/// An app that asks for a frame every `app_delay`: within a second of the HUD's refresh the HUD
+/// waits for that frame (every frame is the app's); further away it ticks, and its tick frames
+/// (which re-run the app's UI, re-arming its timer) are left out.
+#[test]
+fn the_tick_waits_for_an_app_frame_due_within_a_second_and_is_excluded_otherwise() {
+    for (app_delay, apps_frames) in [(Duration::from_secs(1), true), (Duration::from_secs(3), false)]
+    {
+        let clock = Arc::new(ManualClock::new());
+        let mut app = {
+            let clock = Arc::clone(&clock);
+            move |ui: &mut egui::Ui| {
+                clock.advance(Duration::from_millis(4));
+                ui.ctx().request_repaint_after(app_delay);
+                FpsMonitor::new()
+                    .sample_resources(false)
+                    .clock(Arc::clone(&clock) as Arc<dyn Clock>)
+                    .show(ui.ctx());
+            }
+        };
+        let mut sim = SimLoop::new();
+        while sim.time_secs < 20.0 {
+            sim.frame(|_| {}, &mut app);
+        }
+        let snapshot = sim.snapshot();
+        if apps_frames {
+            assert_eq!(snapshot.self_induced_frames, 0, "{app_delay:?}: {snapshot:?}");
+            assert!(snapshot.samples >= 10, "{app_delay:?}: {snapshot:?}");
+        } else {
+            assert_eq!(snapshot.samples, 0, "{app_delay:?}: {snapshot:?}");
+            assert!(snapshot.self_induced_frames >= 20, "{app_delay:?}: {snapshot:?}");
+        }
     }
 }
 
