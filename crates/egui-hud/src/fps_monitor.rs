@@ -158,7 +158,9 @@ impl FramePlugin {
         if !hud.claim_pass(ctx.cumulative_pass_nr()) {
             return None;
         }
-        let started = hud.frame_and_clock().map(|(frame, clock)| frame.stamp(clock));
+        let started = hud
+            .frame_and_clock()
+            .map(|(frame, clock)| frame.stamp(clock));
         // Integrations that call `begin_pass` / `end_pass` themselves skip `on_begin_pass`.
         self.classify(ctx, viewport);
         let now_secs = ctx.input(|i| i.time);

@@ -76,7 +76,10 @@ impl FramePlugin {
     }
 
     /// `viewport`'s HUD for changes, if it was ever used.
-    pub(crate) fn hud_mut_if_used(&mut self, viewport: egui::ViewportId) -> Option<&mut ViewportHud> {
+    pub(crate) fn hud_mut_if_used(
+        &mut self,
+        viewport: egui::ViewportId,
+    ) -> Option<&mut ViewportHud> {
         self.huds.get_mut(&viewport)
     }
 
@@ -173,7 +176,11 @@ impl egui::Plugin for FramePlugin {
                 frame.end_nested(clock);
             }
         }
-        if self.huds.get(&viewport).is_none_or(|hud| hud.frame.is_none()) {
+        if self
+            .huds
+            .get(&viewport)
+            .is_none_or(|hud| hud.frame.is_none())
+        {
             return;
         }
         self.classify(ctx, viewport);
@@ -229,6 +236,8 @@ impl FramePlugin {
 
     /// The readouts `viewport` shows, if any.
     pub(crate) fn displayed(&self, viewport: egui::ViewportId) -> Option<profiler_core::Snapshot> {
-        self.huds.get(&viewport).and_then(|hud| hud.displayed.clone())
+        self.huds
+            .get(&viewport)
+            .and_then(|hud| hud.displayed.clone())
     }
 }

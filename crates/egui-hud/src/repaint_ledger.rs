@@ -235,8 +235,7 @@ impl Ledger {
         let index = match self.viewports.iter().position(|(id, _)| *id == viewport) {
             Some(index) => index,
             None => {
-                self.viewports
-                    .push((viewport, ViewportRequests::default()));
+                self.viewports.push((viewport, ViewportRequests::default()));
                 self.viewports.len() - 1
             }
         };

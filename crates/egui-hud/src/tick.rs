@@ -91,8 +91,8 @@ impl Tick {
         if gpu_results_pending {
             wanted_secs = wanted_secs.min(now_secs + RESULT_POLL_INTERVAL.as_secs_f64());
         }
-        let app_frame_soon = app_due_secs
-            .is_some_and(|due| due <= wanted_secs + APP_FRAME_WAIT.as_secs_f64());
+        let app_frame_soon =
+            app_due_secs.is_some_and(|due| due <= wanted_secs + APP_FRAME_WAIT.as_secs_f64());
         if app_frame_soon && ledger.is_observed() {
             self.deadline_secs = None;
             return;

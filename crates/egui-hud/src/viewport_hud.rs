@@ -206,7 +206,10 @@ impl ViewportHud {
         let Some(sampler) = &mut self.sampler else {
             return false;
         };
-        debug_assert!(frame.origin.is_some(), "every frame is classified by its end");
+        debug_assert!(
+            frame.origin.is_some(),
+            "every frame is classified by its end"
+        );
         sampler.record_frame(FrameRecord {
             draw_start: frame.started,
             draw_end: ended_at,

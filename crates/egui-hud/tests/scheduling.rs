@@ -3,7 +3,10 @@
 //! custom wgpu loops), timer-driven apps, clicks and bursts, real draw time, window changes, an
 //! immediate child viewport, and a clock that costs time to read.
 #![expect(clippy::expect_used, reason = "test helpers fail loudly")]
-#![expect(clippy::disallowed_methods, reason = "the test apps animate, as games do")]
+#![expect(
+    clippy::disallowed_methods,
+    reason = "the test apps animate, as games do"
+)]
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -268,10 +271,7 @@ fn fps_counts_the_presents_of_the_last_second() {
     // The click's echo frames, then the HUD's next refresh.
     reactive.run_for(Duration::from_millis(520), &mut app);
     let after = reactive.snapshot();
-    assert_ne!(
-        after, refreshes_before,
-        "the HUD refreshed after the click"
-    );
+    assert_ne!(after, refreshes_before, "the HUD refreshed after the click");
     let burst = reactive.presents.len() - before_click;
     let fps = after.fps.expect("the burst reads");
     assert!(
@@ -442,7 +442,9 @@ impl SimLoop {
 #[test]
 fn a_window_change_alone_makes_a_frame_the_apps() {
     let changes: [(&str, fn(&mut egui::RawInput)); 9] = [
-        ("system theme", |i| i.system_theme = Some(egui::Theme::Light)),
+        ("system theme", |i| {
+            i.system_theme = Some(egui::Theme::Light)
+        }),
         ("window size", |i| {
             i.screen_rect = Some(egui::Rect::from_min_size(
                 egui::Pos2::ZERO,
@@ -548,7 +550,10 @@ fn an_idle_app_reads_no_fps_from_the_huds_own_ticks() {
         sim.frame(|_| {}, &mut app);
     }
     let snapshot = sim.snapshot();
-    assert_eq!(snapshot.samples, 0, "the tick's frames gave no draw samples");
+    assert_eq!(
+        snapshot.samples, 0,
+        "the tick's frames gave no draw samples"
+    );
     assert_eq!(snapshot.fps, None);
     assert!(
         snapshot.self_induced_frames >= 10,
@@ -562,8 +567,10 @@ fn an_idle_app_reads_no_fps_from_the_huds_own_ticks() {
 /// (which re-run the app's UI, re-arming its timer) are left out.
 #[test]
 fn the_tick_waits_for_an_app_frame_due_within_a_second_and_is_excluded_otherwise() {
-    for (app_delay, apps_frames) in [(Duration::from_secs(1), true), (Duration::from_secs(3), false)]
-    {
+    for (app_delay, apps_frames) in [
+        (Duration::from_secs(1), true),
+        (Duration::from_secs(3), false),
+    ] {
         let clock = Arc::new(ManualClock::new());
         let mut app = {
             let clock = Arc::clone(&clock);
@@ -582,11 +589,17 @@ fn the_tick_waits_for_an_app_frame_due_within_a_second_and_is_excluded_otherwise
         }
         let snapshot = sim.snapshot();
         if apps_frames {
-            assert_eq!(snapshot.self_induced_frames, 0, "{app_delay:?}: {snapshot:?}");
+            assert_eq!(
+                snapshot.self_induced_frames, 0,
+                "{app_delay:?}: {snapshot:?}"
+            );
             assert!(snapshot.samples >= 10, "{app_delay:?}: {snapshot:?}");
         } else {
             assert_eq!(snapshot.samples, 0, "{app_delay:?}: {snapshot:?}");
-            assert!(snapshot.self_induced_frames >= 20, "{app_delay:?}: {snapshot:?}");
+            assert!(
+                snapshot.self_induced_frames >= 20,
+                "{app_delay:?}: {snapshot:?}"
+            );
         }
     }
 }
@@ -694,7 +707,11 @@ fn the_huds_own_cost_is_subtracted_to_the_nanosecond() {
     let mut sim = SimLoop::new();
     sim.frames(100, &mut app);
     let snapshot = sim.snapshot();
-    assert_eq!(snapshot.frame, Some(Duration::from_millis(4)), "{snapshot:?}");
+    assert_eq!(
+        snapshot.frame,
+        Some(Duration::from_millis(4)),
+        "{snapshot:?}"
+    );
     assert_eq!(snapshot.p95, Some(Duration::from_millis(4)), "{snapshot:?}");
 }
 
@@ -733,5 +750,8 @@ fn only_tick_rs_requests_repaints() {
             offenders.push(name.to_owned());
         }
     }
-    assert!(offenders.is_empty(), "request_repaint* outside tick.rs: {offenders:?}");
+    assert!(
+        offenders.is_empty(),
+        "request_repaint* outside tick.rs: {offenders:?}"
+    );
 }

@@ -33,8 +33,6 @@ pub struct FrameSampler {
     draw_sum_nanos: u128,
     /// When the last frame began: a frame that begins before it is time going back.
     last_draw_start: Option<Duration>,
-    /// When the sampler was created: the start of FPS's first interval until a present is known.
-    started_at: Duration,
     /// The latest present of a warm-up frame: where the first counted interval begins.
     warmup_present: Option<u64>,
     invalidation_sum: u64,
@@ -81,7 +79,6 @@ impl FrameSampler {
         config.validate()?;
         let budget = FrameBudget::new(config.frame_budget)?;
         let capacity = config.capacity;
-        let started_at = clock.now();
         Ok(Self {
             warmup_left: config.warmup_frames,
             config,
@@ -90,7 +87,6 @@ impl FrameSampler {
             draws: SampleRing::with_capacity(capacity),
             draw_sum_nanos: 0,
             last_draw_start: None,
-            started_at,
             warmup_present: None,
             invalidation_sum: 0,
             overlay_sum_nanos: 0,
@@ -267,7 +263,6 @@ impl FrameSampler {
         self.draws.clear();
         self.draw_sum_nanos = 0;
         self.last_draw_start = None;
-        self.started_at = self.clock.now();
         self.warmup_present = None;
         self.invalidation_sum = 0;
         self.overlay_sum_nanos = 0;
@@ -347,11 +342,11 @@ impl FrameSampler {
         let latest = self.presents.iter().next_back()?;
         let window_start = latest.saturating_sub(window_nanos);
         // The presents of the window that ends at the latest one, and the one before them.
-        let mut before = self.warmup_present.unwrap_or(nanos(self.started_at));
+        let mut before = self.warmup_present;
         let (mut count, mut first) = (0_u64, latest);
         for at in self.presents.iter() {
             if at <= window_start {
-                before = at;
+                before = Some(at);
             } else {
                 count += 1;
                 first = first.min(at);
@@ -359,24 +354,31 @@ impl FrameSampler {
         }
         debug_assert!(count >= 1, "the latest present is in its own window");
         let spread_nanos = latest - first;
-        let first_interval_nanos = first.saturating_sub(before).min(window_nanos);
-        let typical_nanos = if count >= 2 {
-            spread_nanos / (count - 1)
-        } else {
-            first_interval_nanos
+        // Each present ends an interval; the first one's start is known from an earlier present
+        // (at most a window back: an idle spell is not part of the rate). Without one, the
+        // first present only starts the count.
+        let (intervals, closed_nanos) = match before {
+            Some(before) => (
+                count,
+                spread_nanos + first.saturating_sub(before).min(window_nanos),
+            ),
+            None => (count - 1, spread_nanos),
         };
+        if intervals == 0 || closed_nanos == 0 {
+            return None;
+        }
+        let typical_nanos = closed_nanos / intervals;
         let since_latest_nanos = nanos(now).saturating_sub(latest);
-        if since_latest_nanos > window_nanos.saturating_add(typical_nanos) {
+        // Nothing presented in the last second: no reading. A lone present is given its own
+        // interval of grace, or an app drawing once a second would read nothing at every
+        // refresh that lands just after its frame is a second old.
+        let grace_nanos = if count == 1 { typical_nanos } else { 0 };
+        if since_latest_nanos > window_nanos.saturating_add(grace_nanos) {
             return None;
         }
-        let closed_nanos = first_interval_nanos + spread_nanos;
-        let overdue_nanos = since_latest_nanos.saturating_sub(closed_nanos / count);
-        let span_nanos = closed_nanos + overdue_nanos;
-        if span_nanos == 0 {
-            return None;
-        }
+        let span_nanos = closed_nanos + since_latest_nanos.saturating_sub(typical_nanos);
         Some(PresentRate {
-            fps: count as f64 / Duration::from_nanos(span_nanos).as_secs_f64(),
+            fps: intervals as f64 / Duration::from_nanos(span_nanos).as_secs_f64(),
             interval: (count >= 2).then(|| Duration::from_nanos(spread_nanos / (count - 1))),
         })
     }
