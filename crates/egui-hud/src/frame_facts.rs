@@ -20,11 +20,10 @@ pub(crate) struct FrameFacts {
     pub(crate) window_changed: bool,
     /// The previous pass asked for an immediate repaint (or this is egui's echo of one).
     pub(crate) immediate_request_last_pass: bool,
-    /// The app's requests, made before the frame, that had fallen due by its time.
-    pub(crate) app_requests_due: u32,
-    /// Whether the app's requests are known (the HUD's repaint observer is in place). When not,
-    /// `app_requests_due` is 0 and an app frame at the HUD's deadline is taken for the HUD's.
-    pub(crate) app_requests_known: bool,
+    /// The app's requests, made before the frame, that had fallen due by its time. `None` when
+    /// they are not known (another repaint observer replaced the HUD's): then an app frame at
+    /// the HUD's deadline is taken for the HUD's.
+    pub(crate) app_requests_due: Option<u32>,
     /// When the frame the HUD asked for falls due, if it asked for one since the last frame.
     pub(crate) hud_deadline_secs: Option<f64>,
 }
@@ -41,7 +40,7 @@ impl FrameFacts {
         let app_cause = self.has_events
             || self.window_changed
             || self.immediate_request_last_pass
-            || self.app_requests_due > 0;
+            || self.app_requests_due.is_some_and(|due| due > 0);
         if hud_due && !app_cause {
             FrameOrigin::SelfInduced
         } else {
@@ -52,7 +51,7 @@ impl FrameFacts {
     /// The frame's invalidations (INV): the app's requests that fell due for it, at least one
     /// for an app frame (an event or egui's own echo frame woke it).
     pub(crate) fn invalidations(&self) -> u32 {
-        self.app_requests_due.max(1)
+        self.app_requests_due.unwrap_or(0).max(1)
     }
 }
 
@@ -64,7 +63,7 @@ mod tests {
     fn at_ten_seconds() -> FrameFacts {
         FrameFacts {
             time_secs: 10.0,
-            app_requests_known: true,
+            app_requests_due: Some(0),
             ..FrameFacts::default()
         }
     }
@@ -99,7 +98,7 @@ mod tests {
             (
                 "animating app (its immediate request) at the tick's time",
                 FrameFacts {
-                    app_requests_due: 1,
+                    app_requests_due: Some(1),
                     ..hud_due
                 },
                 App,
@@ -107,7 +106,7 @@ mod tests {
             (
                 "timer app whose request falls due with the tick",
                 FrameFacts {
-                    app_requests_due: 1,
+                    app_requests_due: Some(1),
                     ..hud_due
                 },
                 App,
@@ -144,7 +143,7 @@ mod tests {
             (
                 "observer replaced: the tick's time wins over an unknown app request",
                 FrameFacts {
-                    app_requests_known: false,
+                    app_requests_due: None,
                     ..hud_due
                 },
                 SelfInduced,
@@ -152,7 +151,7 @@ mod tests {
             (
                 "a background thread's request before the tick falls due",
                 FrameFacts {
-                    app_requests_due: 1,
+                    app_requests_due: Some(1),
                     hud_deadline_secs: Some(10.3),
                     ..base
                 },
@@ -167,7 +166,7 @@ mod tests {
     #[test]
     fn inv_counts_the_requests_that_fell_due_and_at_least_one() {
         let three = FrameFacts {
-            app_requests_due: 3,
+            app_requests_due: Some(3),
             ..at_ten_seconds()
         };
         assert_eq!(three.invalidations(), 3);

@@ -21,6 +21,7 @@ use crate::viewport_hud::ViewportHud;
 /// never held while the HUD draws). Under the plugin's lock the HUD may call into the context
 /// (egui does the same in its hooks) and take the [`RepaintLedger`]'s lock; nothing takes the
 /// plugin's lock under either. The display-watch thread takes it to set the refresh rate.
+#[derive(Default)]
 pub(crate) struct FramePlugin {
     huds: egui::ViewportIdMap<ViewportHud>,
     /// Passes in progress, innermost last: immediate viewports nest inside their parent's pass.
@@ -43,21 +44,6 @@ struct Pass {
     /// `on_begin_pass`): only that loop redoes a pass that asked to be discarded. An
     /// integration calling `begin_pass` / `end_pass` itself presents every pass.
     egui_redoes_discards: bool,
-}
-
-impl Default for FramePlugin {
-    fn default() -> Self {
-        Self {
-            huds: egui::ViewportIdMap::default(),
-            passes: Vec::new(),
-            ledger: RepaintLedger::default(),
-            resources: ResourceMonitor::default(),
-            display_watch: None,
-            gpu_timing_unavailable: false,
-            #[cfg(feature = "wgpu")]
-            gpu_timer: None,
-        }
-    }
 }
 
 impl FramePlugin {
@@ -104,12 +90,11 @@ impl FramePlugin {
             return;
         };
         let time_secs = ctx.input_for(viewport, |i| i.time);
-        let waking = self.ledger.take_waking(viewport, time_secs);
+        let app_requests_due = self.ledger.take_waking(viewport, time_secs);
         frame.facts = FrameFacts {
             time_secs,
             immediate_request_last_pass: ctx.requested_repaint_last_pass_for(&viewport),
-            app_requests_due: waking.due,
-            app_requests_known: waking.known,
+            app_requests_due,
             hud_deadline_secs: hud.tick.take_deadline(),
             ..frame.facts
         };
@@ -130,13 +115,8 @@ impl egui::Plugin for FramePlugin {
         let viewport = input.viewport_id;
         // An immediate child viewport runs inside its parent's pass: its time is not the
         // parent's frame time.
-        if let Some(parent) = self.passes.last()
-            && parent.viewport != viewport
-            && let Some(parent_hud) = self.huds.get_mut(&parent.viewport)
-        {
-            if let Some((frame, clock)) = parent_hud.frame_and_clock() {
-                frame.begin_nested(clock);
-            }
+        if let Some((frame, clock)) = self.parent_frame(viewport) {
+            frame.begin_nested(clock);
         }
         self.passes.push(Pass {
             viewport,
@@ -168,13 +148,8 @@ impl egui::Plugin for FramePlugin {
             return;
         };
         let viewport = pass.viewport;
-        if let Some(parent) = self.passes.last()
-            && parent.viewport != viewport
-            && let Some(parent_hud) = self.huds.get_mut(&parent.viewport)
-        {
-            if let Some((frame, clock)) = parent_hud.frame_and_clock() {
-                frame.end_nested(clock);
-            }
+        if let Some((frame, clock)) = self.parent_frame(viewport) {
+            frame.end_nested(clock);
         }
         if self
             .huds
@@ -222,6 +197,19 @@ impl egui::Plugin for FramePlugin {
 }
 
 impl FramePlugin {
+    /// The frame in progress of the viewport whose pass `viewport`'s pass runs inside (an
+    /// immediate child viewport's parent), with its clock.
+    fn parent_frame(
+        &mut self,
+        viewport: egui::ViewportId,
+    ) -> Option<(
+        &mut crate::frame_in_progress::FrameInProgress,
+        &dyn profiler_core::Clock,
+    )> {
+        let parent = self.passes.last().filter(|p| p.viewport != viewport)?;
+        self.huds.get_mut(&parent.viewport)?.frame_and_clock()
+    }
+
     /// Whether GPU results of `viewport` are still on their way (only the root's are timed).
     fn gpu_results_pending(&self, viewport: egui::ViewportId) -> bool {
         #[cfg(feature = "wgpu")]

@@ -126,15 +126,6 @@ impl RequestSet {
     }
 }
 
-/// The app's requests that woke a frame, from [`RepaintLedger::take_waking`].
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(crate) struct WakingRequests {
-    /// Requests made before the frame that had fallen due by its time.
-    pub(crate) due: u32,
-    /// Whether the ledger sees the app's requests at all (its observer is the context's).
-    pub(crate) known: bool,
-}
-
 impl RepaintLedger {
     /// Sets this ledger as `ctx`'s repaint observer. Called once, when the HUD's plugin is added.
     pub(crate) fn observe(&self, ctx: &egui::Context) {
@@ -165,17 +156,16 @@ impl RepaintLedger {
         self.shared.lock().viewport(viewport).in_frame = true;
     }
 
-    /// Takes the requests that woke the frame running at egui time `time_secs`.
-    pub(crate) fn take_waking(&self, viewport: egui::ViewportId, time_secs: f64) -> WakingRequests {
+    /// Takes the requests that woke the frame running at egui time `time_secs` and counts those
+    /// that had fallen due; `None` when the ledger does not see the app's requests (its
+    /// observer was replaced).
+    pub(crate) fn take_waking(&self, viewport: egui::ViewportId, time_secs: f64) -> Option<u32> {
         let mut ledger = self.shared.lock();
-        let known = ledger.observed;
+        let observed = ledger.observed;
         let requests = ledger.viewport(viewport);
         requests.frame_time_secs = time_secs;
         let waking = std::mem::take(&mut requests.waking);
-        WakingRequests {
-            due: waking.due_at(time_secs),
-            known,
-        }
+        observed.then(|| waking.due_at(time_secs))
     }
 
     /// The frame's final pass ended: its requests now wake the next frame. Returns when the
@@ -232,12 +222,11 @@ impl RepaintLedger {
 
 impl Ledger {
     fn viewport(&mut self, viewport: egui::ViewportId) -> &mut ViewportRequests {
-        let index = match self.viewports.iter().position(|(id, _)| *id == viewport) {
-            Some(index) => index,
-            None => {
-                self.viewports.push((viewport, ViewportRequests::default()));
-                self.viewports.len() - 1
-            }
+        let index = if let Some(index) = self.viewports.iter().position(|(id, _)| *id == viewport) {
+            index
+        } else {
+            self.viewports.push((viewport, ViewportRequests::default()));
+            self.viewports.len() - 1
         };
         &mut self.viewports[index].1
     }
@@ -261,14 +250,15 @@ mod tests {
     fn requests_made_in_a_frame_wake_the_next_and_count_when_due() {
         let ledger = RepaintLedger::default();
         ledger.open_frame(ROOT);
-        assert_eq!(ledger.take_waking(ROOT, 1.0).due, 0);
+        assert_eq!(ledger.take_waking(ROOT, 1.0), None, "no observer set");
+        ledger.shared.lock().observed = true;
         request(&ledger, Duration::ZERO);
         request(&ledger, Duration::from_secs(10));
         assert_eq!(ledger.close_frame(ROOT), Some(1.0), "the immediate one");
         ledger.open_frame(ROOT);
         assert_eq!(
-            ledger.take_waking(ROOT, 1.016).due,
-            1,
+            ledger.take_waking(ROOT, 1.016),
+            Some(1),
             "the 10 s request was not due"
         );
         request(&ledger, Duration::from_millis(250));

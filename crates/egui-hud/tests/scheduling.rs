@@ -131,7 +131,7 @@ fn draw_for(duration: Duration) {
     std::thread::sleep(duration);
 }
 
-/// 1. An engine-style loop asks for nothing; its frames are the app's all the same.
+/// Behaviour 1: An engine-style loop asks for nothing; its frames are the app's all the same.
 #[test]
 fn an_engine_loop_is_measured() {
     for period in [Duration::from_millis(10), Duration::ZERO] {
@@ -141,7 +141,7 @@ fn an_engine_loop_is_measured() {
             draw_for(Duration::from_millis(3));
             FpsMonitor::new().sample_resources(false).show(ui.ctx());
         };
-        engine.run_for(Duration::from_millis(3000), &mut app);
+        engine.run_for(Duration::from_secs(3), &mut app);
         let snapshot = engine.snapshot();
         let frames = engine.presents.len() as f64;
         let excluded = snapshot.self_induced_frames as f64;
@@ -161,7 +161,7 @@ fn an_engine_loop_is_measured() {
     }
 }
 
-/// 2. Apps that redraw on a timer keep their frames and their cadence.
+/// Behaviour 2: Apps that redraw on a timer keep their frames and their cadence.
 #[test]
 fn a_timer_driven_app_keeps_its_frames_and_its_cadence() {
     let runs: Vec<_> = [100_u64, 250, 400, 1000]
@@ -220,8 +220,8 @@ fn timer_app(period: Duration) {
     );
 }
 
-/// 3. FPS is the presents of the last second: a steady 60 Hz loop reads 60, a click's burst
-/// reads no more than its frames, and nothing once it is a second old.
+/// Behaviour 3: FPS is the presents of the last second. A steady 60 Hz loop reads 60, a click's
+/// burst reads no more than its frames, and nothing once it is a second old.
 #[test]
 fn fps_counts_the_presents_of_the_last_second() {
     let mut steady = RealLoop::new(Schedule::Every(Duration::from_micros(16_667)));
@@ -286,7 +286,7 @@ fn fps_counts_the_presents_of_the_last_second() {
     );
 }
 
-/// 6. The CPU and MEM rows stay for an app whose frames come 1.5 s apart.
+/// Behaviour 6: The CPU and MEM rows stay for an app whose frames come 1.5 s apart.
 #[test]
 fn resource_rows_stay_for_frames_a_second_and_a_half_apart() {
     let mut slow = RealLoop::new(Schedule::Every(Duration::from_millis(1500)));
@@ -305,7 +305,7 @@ fn resource_rows_stay_for_frames_a_second_and_a_half_apart() {
     );
 }
 
-/// 9. An immediate child viewport runs inside its parent's pass; its frame is not the parent's.
+/// Behaviour 9: An immediate child viewport runs inside its parent's pass; its frame is not the parent's.
 #[test]
 fn an_immediate_child_viewport_does_not_inflate_its_parent() {
     let child_id = egui::ViewportId::from_hash_of("child");
@@ -437,13 +437,14 @@ impl SimLoop {
     }
 }
 
-/// 4. A frame whose only cause is the window system (any window change in `RawInput`, or any
-/// event) is the app's, even when it lands on the HUD's own deadline.
+/// Behaviour 4: a frame whose only cause is the window system (any window change in
+/// `RawInput`, or any event) is the app's, even when it lands on the HUD's own deadline.
 #[test]
 fn a_window_change_alone_makes_a_frame_the_apps() {
-    let changes: [(&str, fn(&mut egui::RawInput)); 9] = [
+    type Edit = fn(&mut egui::RawInput);
+    let changes: [(&str, Edit); 9] = [
         ("system theme", |i| {
-            i.system_theme = Some(egui::Theme::Light)
+            i.system_theme = Some(egui::Theme::Light);
         }),
         ("window size", |i| {
             i.screen_rect = Some(egui::Rect::from_min_size(
@@ -451,7 +452,9 @@ fn a_window_change_alone_makes_a_frame_the_apps() {
                 egui::vec2(640.0, 480.0),
             ));
         }),
-        ("focus", |i| i.focused = !i.focused),
+        ("focus", |i| {
+            i.focused = !i.focused;
+        }),
         ("pixels per point", |i| {
             i.viewports.entry(ROOT).or_default().native_pixels_per_point = Some(2.0);
         }),
@@ -604,7 +607,7 @@ fn the_tick_waits_for_an_app_frame_due_within_a_second_and_is_excluded_otherwise
     }
 }
 
-/// 5. A real stall is shown, however long; only impossible input is rejected.
+/// Behaviour 5: A real stall is shown, however long; only impossible input is rejected.
 #[test]
 fn a_six_second_stall_is_shown() {
     let clock = Arc::new(ManualClock::new());
@@ -641,7 +644,7 @@ fn a_six_second_stall_is_shown() {
     assert_eq!(snapshot.rejected.total(), 0, "{snapshot:?}");
 }
 
-/// 7. INV counts the requests that fell due for the frame.
+/// Behaviour 7: INV counts the requests that fell due for the frame.
 #[test]
 fn inv_counts_the_requests_that_fell_due() {
     for (requests, later, expected) in [(1, true, 1.0), (3, false, 3.0)] {
@@ -686,7 +689,7 @@ impl Clock for SteppingClock {
     }
 }
 
-/// 8. The HUD's own cost, its clock reads included, is subtracted exactly.
+/// Behaviour 8: The HUD's own cost, its clock reads included, is subtracted exactly.
 #[test]
 fn the_huds_own_cost_is_subtracted_to_the_nanosecond() {
     let clock = Arc::new(SteppingClock {
