@@ -218,6 +218,10 @@ impl FramePlugin {
 
     /// On wgpu, the root viewport's GPU results: drains those that arrived and arms the timer
     /// for this frame if it is the app's.
+    #[cfg_attr(
+        not(feature = "wgpu"),
+        expect(clippy::unused_self, reason = "only wgpu times GPU passes")
+    )]
     fn collect_gpu_results(&mut self, ctx: &egui::Context, viewport: egui::ViewportId) {
         #[cfg(feature = "wgpu")]
         if viewport == egui::ViewportId::ROOT

@@ -62,6 +62,7 @@ impl FramePlugin {
     }
 
     /// `viewport`'s HUD for changes, if it was ever used.
+    #[cfg(feature = "wgpu")]
     pub(crate) fn hud_mut_if_used(
         &mut self,
         viewport: egui::ViewportId,
@@ -211,6 +212,10 @@ impl FramePlugin {
     }
 
     /// Whether GPU results of `viewport` are still on their way (only the root's are timed).
+    #[cfg_attr(
+        not(feature = "wgpu"),
+        expect(clippy::unused_self, reason = "only wgpu times GPU passes")
+    )]
     fn gpu_results_pending(&self, viewport: egui::ViewportId) -> bool {
         #[cfg(feature = "wgpu")]
         if viewport == egui::ViewportId::ROOT

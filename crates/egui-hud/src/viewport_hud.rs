@@ -1,9 +1,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use profiler_core::{
-    Clock, FrameOrigin, FrameRecord, FrameSampler, MonotonicClock, ResourceMonitor, Snapshot,
-};
+use profiler_core::{Clock, FrameRecord, FrameSampler, MonotonicClock, ResourceMonitor, Snapshot};
 
 use crate::frame_facts::FrameFacts;
 use crate::frame_in_progress::FrameInProgress;
@@ -232,6 +230,7 @@ impl ViewportHud {
         }
     }
 
+    #[cfg(feature = "wgpu")]
     /// Records one frame's GPU results (labelled pass durations) as they arrive.
     pub(crate) fn record_gpu_frame<'a>(
         &mut self,
@@ -243,10 +242,11 @@ impl ViewportHud {
         }
     }
 
+    #[cfg(feature = "wgpu")]
     /// Whether the frame in progress is the app's (not only the HUD's tick).
     pub(crate) fn frame_is_apps(&self) -> bool {
         self.frame
-            .is_some_and(|f| f.origin == Some(FrameOrigin::App))
+            .is_some_and(|f| f.origin == Some(profiler_core::FrameOrigin::App))
     }
 }
 
