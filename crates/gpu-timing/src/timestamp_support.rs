@@ -56,7 +56,7 @@ impl TimestampSupport {
 
     /// A sentence saying what is missing and how to get it; empty for [`Self::Full`].
     ///
-    /// Meant for the HUD's "n/a" tooltip and for a one-time log line.
+    /// Meant for a one-time log line, or a tooltip beside an "n/a".
     pub fn reason(self) -> &'static str {
         match self {
             Self::None => {

@@ -55,7 +55,9 @@ impl ResourceMonitor {
         let config = match config.validate() {
             Ok(()) => config,
             Err(reason) => {
-                log::warn!("egui-hud: invalid ResourceMonitorConfig ({reason}); using defaults");
+                log::warn!(
+                    "profiler-core: invalid ResourceMonitorConfig ({reason}); using the defaults"
+                );
                 ResourceMonitorConfig::default()
             }
         };
@@ -86,7 +88,7 @@ impl ResourceMonitor {
                 Err(error) if !state.spawn_failure_logged => {
                     state.spawn_failure_logged = true;
                     log::warn!(
-                        "egui-hud: cannot start the resource thread ({error}); CPU and MEM rows hidden"
+                        "profiler-core: cannot start the resource thread ({error}); CPU and memory readings stay empty"
                     );
                 }
                 Err(_) => {}

@@ -22,7 +22,9 @@ impl RssFallback {
         let (Some(system), Some(pid)) = (self.system.as_mut(), self.pid) else {
             if !self.logged {
                 self.logged = true;
-                log::warn!("egui-hud: no memory counter on this platform; the MEM row is hidden");
+                log::warn!(
+                    "profiler-core: no memory counter on this platform; memory readings stay empty"
+                );
             }
             return None;
         };
