@@ -145,13 +145,18 @@ impl EguiGpuTimer {
     }
 
     /// Hands every GPU result that has arrived to `record` as labelled durations; a frame whose
-    /// passes were all rejected is skipped. Polls the device (without waiting) only while
-    /// results are on their way, so an idle app still gets them. Never blocks.
+    /// passes were all rejected is skipped. Never blocks.
+    ///
+    /// `poll_device`: also poll the device (without waiting) first. Only a frame the HUD asked
+    /// for to collect results needs it: in an app that draws, egui's submit every frame lets
+    /// wgpu map finished buffers, and a poll per frame cost ~100 µs on lavapipe.
     pub(crate) fn drain(
         &self,
+        poll_device: bool,
         mut record: impl FnMut(&mut dyn Iterator<Item = (&str, std::time::Duration)>),
     ) {
-        if self.timer.has_pending()
+        if poll_device
+            && self.timer.has_pending()
             && let Err(error) = self.device.poll(wgpu::PollType::Poll)
         {
             log::debug!("egui-hud: device poll failed: {error}");

@@ -228,10 +228,11 @@ impl FramePlugin {
             && let Some(gpu) = self.gpu_timer.clone()
         {
             let hud = self.hud_mut(viewport);
+            let apps = hud.frame_is_apps();
             if ctx.current_pass_index() == 0 {
-                gpu.drain(|passes| hud.record_gpu_frame(passes));
+                gpu.drain(!apps, |passes| hud.record_gpu_frame(passes));
             }
-            gpu.stamp_frame(ctx, hud.frame_is_apps());
+            gpu.stamp_frame(ctx, apps);
             hud.unavailable_passes = gpu.unavailable_passes();
         }
         let _ = (ctx, viewport);
