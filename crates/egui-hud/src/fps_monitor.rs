@@ -20,6 +20,12 @@ use crate::viewport_hud::ViewportHud;
 /// for a frame at the 500 ms refresh (and, on wgpu, ~33 ms later while GPU results are
 /// pending), and not even that when a frame the app asked for comes within a second of it;
 /// frames caused only by its own requests are left out of every readout.
+///
+/// To know which frames the app asked for, the HUD sets the context's repaint observer
+/// ([`egui::Context::set_repaint_observer`]) when it is first shown. egui allows one: an app or
+/// integration that sets its own afterwards replaces the HUD's, which the HUD notices at its
+/// next refresh and logs once; it then takes frames that land on its own refresh time for its
+/// own (as if no app request were due) and no longer waits for the app's frames.
 pub fn fps_monitor(ctx: &egui::Context) {
     FpsMonitor::new().show(ctx);
 }
@@ -150,7 +156,10 @@ impl FramePlugin {
         added: bool,
     ) -> Option<HudDraw> {
         let viewport = ctx.viewport_id();
-        if !added && !self.in_pass_of(viewport) {
+        if added {
+            // Registered during this pass: its hooks missed the pass's start, not its end.
+            self.begin_pass_late(viewport);
+        } else if !self.in_pass_of(viewport) {
             // eframe's `App::logic` for a hidden window: nothing is drawn, nothing to time.
             return None;
         }
@@ -172,7 +181,13 @@ impl FramePlugin {
             now_secs,
         );
         if attached {
-            self.ledger.forget(viewport);
+            // The frame that starts the sampler is timed from here (it is warm-up), so that it
+            // ends like any other and asks for the first refresh.
+            let hud = self.hud_mut(viewport);
+            hud.begin_frame_late();
+            let frame_open = hud.frame.is_some();
+            self.ledger.restart(viewport, frame_open);
+            self.classify(ctx, viewport);
         }
         self.collect_gpu_results(ctx, viewport);
         if self.gpu_timing_unavailable {

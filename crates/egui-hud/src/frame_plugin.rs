@@ -50,8 +50,9 @@ impl FramePlugin {
     /// Runs `f` on the plugin of `ctx`, registering it first if needed. `f` also learns whether
     /// this call registered it (then its hooks did not see the pass in progress).
     pub(crate) fn with<R>(ctx: &egui::Context, f: impl FnOnce(&mut Self, bool) -> R) -> R {
-        let added = ctx.plugin_opt::<Self>().is_none();
-        let handle = ctx.plugin_or_default::<Self>();
+        let handle = ctx.plugin_opt::<Self>();
+        let added = handle.is_none();
+        let handle = handle.unwrap_or_else(|| ctx.plugin_or_default::<Self>());
         let mut plugin = handle.lock();
         f(&mut plugin, added)
     }
@@ -73,6 +74,14 @@ impl FramePlugin {
     /// `viewport`'s HUD, if it was ever used.
     pub(crate) fn hud(&self, viewport: egui::ViewportId) -> Option<&ViewportHud> {
         self.huds.get(&viewport)
+    }
+
+    /// Records the pass in progress of `viewport` when the plugin was registered during it.
+    pub(crate) fn begin_pass_late(&mut self, viewport: egui::ViewportId) {
+        self.passes.push(Pass {
+            viewport,
+            egui_redoes_discards: false,
+        });
     }
 
     /// Whether a pass of `viewport` is in progress (eframe calls `App::logic` for a hidden
@@ -144,7 +153,6 @@ impl egui::Plugin for FramePlugin {
     }
 
     fn output_hook(&mut self, ctx: &egui::Context, output: &mut egui::FullOutput) {
-        // A plugin added during a pass sees that pass's output without its input: nothing to pop.
         let Some(pass) = self.passes.pop() else {
             return;
         };

@@ -1,13 +1,13 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use egui::text::{LayoutJob, TextFormat};
-use egui::{Color32, FontId, Galley, Sense, Stroke, WidgetText, pos2, vec2};
+use egui::{FontId, Galley, Role, Sense, Stroke, pos2, vec2};
 use profiler_core::Snapshot;
 
 use crate::MainReadout;
 use crate::hud_palette::HudPalette;
 use crate::readout_row::{ReadoutRow, format_duration};
+use crate::text_cache::TextCache;
 
 /// Width of the HUD's content, in points.
 const CONTENT_WIDTH: f32 = 196.0;
@@ -39,20 +39,36 @@ pub(crate) struct HudView {
     /// options or fonts changed); a different `Arc` back means the kept layout points into an
     /// old atlas and must be redone before it is painted.
     atlas_sentinel: Option<Arc<Galley>>,
+    /// Words and characters laid out once, placed again at every refresh.
+    text: TextCache,
+    /// What the kept galleys were laid out for: theme, scale and font atlas size.
+    look: Option<(bool, f32, [usize; 2])>,
 }
 
-/// Galleys for the current readouts, valid for one theme and scale.
+/// The HUD laid out for the current readouts and mode (valid for the view's `look`):
+/// backdrop, text, bars and plot tessellated once into one mesh. A frame between refreshes
+/// re-emits that mesh: no widget per row, no text or path tessellated again.
 struct Layout {
-    dark_mode: bool,
-    pixels_per_point: f32,
     mode: MainReadout,
     collapsed: bool,
-    number: Arc<Galley>,
-    label: Arc<Galley>,
-    rows: Vec<Arc<Galley>>,
-    /// The plot's top value, e.g. "0.31 ms", drawn in its corner.
-    plot_scale: Arc<Galley>,
+    /// The whole HUD, from its top-left corner.
+    size: egui::Vec2,
+    /// The main readout (number and label), clickable.
+    readout: egui::Rect,
+    /// The rows as one text, for screen readers (and tests); empty when collapsed.
+    rows_text: String,
+    /// Everything painted, tessellated at the origin, and the same moved to where the HUD was
+    /// last drawn.
+    mesh: Arc<egui::Mesh>,
+    placed: Option<(egui::Pos2, Arc<egui::Mesh>)>,
 }
+
+/// Space around the HUD's content, in points.
+const MARGIN: f32 = 8.0;
+/// Horizontal and vertical space between items, in points.
+const SPACING: egui::Vec2 = vec2(4.0, 1.0);
+/// Gap between the big number and its label, in points.
+const LABEL_GAP: f32 = 6.0;
 
 impl HudView {
     /// The main readout's widget id on `viewport`: clicks on it are read before the HUD is laid
@@ -121,104 +137,263 @@ impl HudView {
         }
     }
 
-    /// Draws the HUD into `ui` and reports clicks on the main readout.
+    /// Draws the HUD into `ui`; the main readout senses clicks under `readout_id`.
     pub(crate) fn ui(&mut self, ui: &mut egui::Ui, readout_id: egui::Id) {
         let dark_mode = ui.visuals().dark_mode;
         let palette = HudPalette::for_theme(dark_mode);
         self.ensure_layout(ui, dark_mode, &palette);
-        let Some(layout) = &self.layout else {
+        let value = self.main_value();
+        let (mode, hover) = (self.mode, &self.hover);
+        let Some(layout) = &mut self.layout else {
             return;
         };
-        egui::Frame::new()
-            .fill(palette.backdrop)
-            .stroke(Stroke::new(1.0, palette.border))
-            .corner_radius(6)
-            .inner_margin(8)
-            .show(ui, |ui| {
-                ui.spacing_mut().item_spacing = vec2(4.0, 1.0);
-                main_readout_ui(
-                    ui,
-                    readout_id,
-                    layout,
-                    self.mode,
-                    self.main_value(),
-                    &self.hover,
-                );
-                if layout.collapsed {
-                    return;
-                }
-                ui.set_width(CONTENT_WIDTH);
-                for (row, galley) in self.rows.iter().zip(&layout.rows) {
-                    row_ui(ui, row, galley, &palette);
-                }
-                plot_ui(
-                    ui,
-                    &PlotData {
-                        millis: &self.plot_millis,
-                        budget_millis: self.plot_budget_millis,
-                        top_millis: self.plot_top_millis,
-                        scale: &layout.plot_scale,
-                    },
-                    &palette,
-                );
-            });
+        let (rect, body) = ui.allocate_exact_size(layout.size, Sense::hover());
+        let origin = rect.min;
+        let mesh = match &layout.placed {
+            Some((at, mesh)) if *at == origin => Arc::clone(mesh),
+            _ => {
+                let mut mesh = (*layout.mesh).clone();
+                mesh.translate(origin.to_vec2());
+                let mesh = Arc::new(mesh);
+                layout.placed = Some((origin, Arc::clone(&mesh)));
+                mesh
+            }
+        };
+        ui.painter().add(egui::Shape::Mesh(mesh));
+        if !layout.rows_text.is_empty() {
+            body.widget_info(|| egui::WidgetInfo::labeled(Role::Label, true, &layout.rows_text));
+        }
+        let readout = ui.interact(
+            layout.readout.translate(origin.to_vec2()),
+            readout_id,
+            Sense::click(),
+        );
+        readout.widget_info(|| {
+            let mut info = egui::WidgetInfo::labeled(Role::Button, true, mode.label());
+            info.value = value;
+            info
+        });
+        // A closure, not `on_hover_text`: the text is only built into a widget while hovered.
+        readout.on_hover_ui(|ui| {
+            ui.label(hover);
+        });
     }
 
     fn ensure_layout(&mut self, ui: &egui::Ui, dark_mode: bool, palette: &HudPalette) {
         let pixels_per_point = ui.pixels_per_point();
-        let sentinel =
-            ui.painter()
-                .layout_no_wrap("0".to_owned(), FontId::monospace(10.0), palette.dim);
+        let (font_image_size, sentinel) = ui.ctx().fonts_mut(|fonts| {
+            let sentinel =
+                fonts.layout_no_wrap("0".to_owned(), FontId::monospace(10.0), palette.dim);
+            (fonts.font_image_size(), sentinel)
+        });
         let atlas_kept = self
             .atlas_sentinel
             .as_ref()
             .is_some_and(|kept| Arc::ptr_eq(kept, &sentinel));
         self.atlas_sentinel = Some(sentinel);
-        if atlas_kept
-            && self.layout.as_ref().is_some_and(|l| {
-                l.dark_mode == dark_mode
-                    && l.pixels_per_point == pixels_per_point
-                    && l.mode == self.mode
-                    && l.collapsed == self.collapsed
-            })
+        let look = (dark_mode, pixels_per_point, font_image_size);
+        let same_look = atlas_kept && self.look == Some(look);
+        self.look = Some(look);
+        if same_look
+            && self
+                .layout
+                .as_ref()
+                .is_some_and(|l| l.mode == self.mode && l.collapsed == self.collapsed)
         {
             return;
         }
+        if !same_look {
+            self.text.clear();
+        }
         let painter = ui.painter();
-        let number_size = if self.collapsed { 14.0 } else { 26.0 };
-        let number = painter.layout_no_wrap(
-            self.main_value()
-                .map_or_else(|| "--".to_owned(), format_fps),
-            FontId::monospace(number_size),
-            palette.text,
-        );
-        let label = painter.layout_no_wrap(
-            self.mode.label().to_owned(),
-            FontId::monospace(10.0),
-            palette.dim,
-        );
-        let rows = self
-            .rows
-            .iter()
-            .map(|row| painter.layout_job(row_job(row, palette)))
-            .collect();
-        let plot_scale = painter.layout_no_wrap(
-            Duration::try_from_secs_f64(f64::from(self.plot_top_millis) / 1e3)
-                .map(format_duration)
-                .unwrap_or_default(),
-            FontId::monospace(9.0),
-            palette.dim,
-        );
-        self.layout = Some(Layout {
-            dark_mode,
+        let tessellator = egui::epaint::Tessellator::new(
             pixels_per_point,
+            ui.ctx().tessellation_options(|o| *o),
+            font_image_size,
+            Vec::new(), // no circles
+        );
+        let mut text = std::mem::take(&mut self.text);
+        self.layout = Some(self.lay_out(painter, palette, &mut text, tessellator));
+        self.text = text;
+    }
+
+    /// Lays the HUD out from its top-left corner and tessellates it into one mesh.
+    fn lay_out(
+        &self,
+        painter: &egui::Painter,
+        palette: &HudPalette,
+        text: &mut TextCache,
+        mut tessellator: egui::epaint::Tessellator,
+    ) -> Layout {
+        let number_font = FontId::monospace(if self.collapsed { 14.0 } else { 26.0 });
+        let number_text = self
+            .main_value()
+            .map_or_else(|| "--".to_owned(), format_fps);
+        let label = text.word(painter, self.mode.label(), &FontId::monospace(10.0));
+        let mut shapes = Vec::new();
+        let number = text.place(
+            painter,
+            &number_text,
+            &number_font,
+            (pos2(MARGIN, MARGIN), palette.text),
+            &mut shapes,
+        );
+        let readout = egui::Rect::from_min_size(
+            pos2(MARGIN, MARGIN),
+            vec2(number.x + LABEL_GAP + label.size().x, number.y),
+        );
+        let label_pos = pos2(
+            readout.min.x + number.x + LABEL_GAP,
+            readout.max.y - label.size().y - 3.0,
+        );
+        shapes.push(egui::Shape::galley(label_pos, label, palette.dim));
+        let mut rows_text = String::new();
+        let mut bottom = readout.max.y;
+        let mut width = readout.width();
+        if !self.collapsed {
+            width = width.max(CONTENT_WIDTH);
+            bottom = self.row_shapes(painter, palette, text, bottom, &mut shapes, &mut rows_text);
+            let plot = egui::Rect::from_min_size(
+                pos2(MARGIN, bottom + SPACING.y),
+                vec2(CONTENT_WIDTH, PLOT_HEIGHT),
+            );
+            self.plot_shapes(plot, palette, &mut shapes);
+            let scale = Duration::try_from_secs_f64(f64::from(self.plot_top_millis) / 1e3)
+                .map(format_duration)
+                .unwrap_or_default();
+            text.place(
+                painter,
+                &scale,
+                &FontId::monospace(9.0),
+                (plot.min, palette.dim),
+                &mut shapes,
+            );
+            bottom = plot.max.y;
+        }
+        let size = vec2(width + 2.0 * MARGIN, bottom + MARGIN);
+        let backdrop = egui::epaint::RectShape::new(
+            egui::Rect::from_min_size(egui::Pos2::ZERO, size),
+            6,
+            palette.backdrop,
+            Stroke::new(1.0, palette.border),
+            egui::StrokeKind::Inside,
+        );
+        let mut mesh = egui::Mesh::default();
+        tessellator.tessellate_shape(egui::Shape::Rect(backdrop), &mut mesh);
+        for shape in shapes {
+            tessellator.tessellate_shape(shape, &mut mesh);
+        }
+        Layout {
             mode: self.mode,
             collapsed: self.collapsed,
-            number,
-            label,
-            rows,
-            plot_scale,
-        });
+            size,
+            readout,
+            rows_text,
+            mesh: Arc::new(mesh),
+            placed: None,
+        }
+    }
+
+    /// Lays the rows out below `top`: each name, its value and, for a GPU pass, its budget
+    /// bar; collects their text for screen readers. Returns the bottom of the last row.
+    fn row_shapes(
+        &self,
+        painter: &egui::Painter,
+        palette: &HudPalette,
+        text: &mut TextCache,
+        top: f32,
+        shapes: &mut Vec<egui::Shape>,
+        rows_text: &mut String,
+    ) -> f32 {
+        let mut bottom = top;
+        for row in &self.rows {
+            let name = text.word(painter, &name_column(row), &row_font());
+            let pos = pos2(MARGIN, bottom + SPACING.y);
+            let value = text.place(
+                painter,
+                &row.value,
+                &row_font(),
+                (pos2(pos.x + name.size().x, pos.y), palette.grade(row.grade)),
+                shapes,
+            );
+            let height = name.size().y;
+            if let Some(fraction) = row.budget_fraction {
+                let left = pos.x + name.size().x + value.x + SPACING.x;
+                let colour = if fraction <= 1.0 {
+                    palette.within
+                } else {
+                    palette.far_over
+                };
+                shapes.push(egui::Shape::rect_filled(
+                    egui::Rect::from_min_size(
+                        pos2(left, pos.y + height / 2.0 - 2.0),
+                        vec2(BAR_WIDTH * fraction.clamp(0.0, 1.5), 4.0),
+                    ),
+                    1.0,
+                    colour,
+                ));
+                shapes.push(egui::Shape::vline(
+                    left + BAR_WIDTH,
+                    pos.y..=pos.y + height,
+                    Stroke::new(1.0, palette.dim),
+                ));
+            }
+            if !rows_text.is_empty() {
+                rows_text.push('\n');
+            }
+            rows_text.push_str(name.text().trim_start());
+            rows_text.push_str(&row.value);
+            bottom = pos.y + height;
+            shapes.push(egui::Shape::galley(pos, name, palette.dim));
+        }
+        bottom
+    }
+
+    /// The retained draw times as a line, newest on the right, scaled to fit them, with the
+    /// budget as a horizontal line when it is in range. Painted directly: egui_plot costs 11.6
+    /// µs per frame here against 6.4 µs for the painter (measured by `benches/hud_cost.rs`),
+    /// allocates and senses input every frame, and puts its box zoom on the right button the
+    /// HUD uses.
+    fn plot_shapes(&self, rect: egui::Rect, palette: &HudPalette, shapes: &mut Vec<egui::Shape>) {
+        let y_of =
+            |ms: f32| rect.bottom() - (ms / self.plot_top_millis).clamp(0.0, 1.0) * rect.height();
+        shapes.push(egui::Shape::hline(
+            rect.x_range(),
+            rect.bottom(),
+            Stroke::new(1.0, palette.border),
+        ));
+        if self.plot_budget_millis <= self.plot_top_millis {
+            shapes.push(egui::Shape::hline(
+                rect.x_range(),
+                y_of(self.plot_budget_millis),
+                Stroke::new(1.0, palette.over),
+            ));
+        }
+        if self.plot_millis.len() < 2 {
+            return;
+        }
+        #[expect(
+            clippy::cast_precision_loss,
+            reason = "at most a few thousand plot points"
+        )]
+        let step = rect.width() / (self.plot_millis.len() - 1) as f32;
+        let points = self
+            .plot_millis
+            .iter()
+            .enumerate()
+            .map(|(i, &ms)| {
+                #[expect(
+                    clippy::cast_precision_loss,
+                    reason = "at most a few thousand plot points"
+                )]
+                let x = rect.left() + step * i as f32;
+                pos2(x, y_of(ms))
+            })
+            .collect();
+        shapes.push(egui::Shape::line(
+            points,
+            Stroke::new(1.0, palette.plot_line),
+        ));
     }
 }
 
@@ -230,146 +405,18 @@ fn format_fps(fps: f64) -> String {
     }
 }
 
-fn row_job(row: &ReadoutRow, palette: &HudPalette) -> LayoutJob {
-    let font = FontId::monospace(11.0);
-    let mut job = LayoutJob::default();
+/// The rows' font: monospace, so the name column lines the values up.
+fn row_font() -> FontId {
+    FontId::monospace(11.0)
+}
+
+/// A row's name padded to the name column (indented for a GPU pass).
+fn name_column(row: &ReadoutRow) -> String {
     let indent = if row.indented { "  " } else { "" };
     let name_chars = NAME_COLUMN_CHARS
         .saturating_sub(indent.len())
         .max(row.name.len() + 1);
-    let name = format!("{indent}{:<name_chars$}", row.name);
-    job.append(&name, 0.0, TextFormat::simple(font.clone(), palette.dim));
-    job.append(
-        &row.value,
-        0.0,
-        TextFormat::simple(font, palette.grade(row.grade)),
-    );
-    job
-}
-
-fn main_readout_ui(
-    ui: &mut egui::Ui,
-    id: egui::Id,
-    layout: &Layout,
-    mode: MainReadout,
-    value: Option<f64>,
-    hover: &str,
-) {
-    let gap = 6.0;
-    let size = vec2(
-        layout.number.size().x + gap + layout.label.size().x,
-        layout.number.size().y,
-    );
-    let (_, rect) = ui.allocate_space(size);
-    let response = ui.interact(rect, id, Sense::click());
-    let painter = ui.painter();
-    painter.galley(rect.min, Arc::clone(&layout.number), Color32::PLACEHOLDER);
-    let label_pos = pos2(
-        rect.min.x + layout.number.size().x + gap,
-        rect.max.y - layout.label.size().y - 3.0,
-    );
-    painter.galley(label_pos, Arc::clone(&layout.label), Color32::PLACEHOLDER);
-    response.widget_info(|| {
-        let mut info = egui::WidgetInfo::labeled(egui::Role::Button, true, mode.label());
-        info.value = value;
-        info
-    });
-    // A closure, not `on_hover_text`: the text is only built into a widget while hovered.
-    response.on_hover_ui(|ui| {
-        ui.label(hover);
-    });
-}
-
-fn row_ui(ui: &mut egui::Ui, row: &ReadoutRow, galley: &Arc<Galley>, palette: &HudPalette) {
-    let label = egui::Label::new(WidgetText::Galley(Arc::clone(galley))).selectable(false);
-    let Some(fraction) = row.budget_fraction else {
-        ui.add(label);
-        return;
-    };
-    let row_size = vec2(CONTENT_WIDTH, galley.size().y);
-    ui.allocate_ui_with_layout(
-        row_size,
-        egui::Layout::left_to_right(egui::Align::Center),
-        |ui| {
-            ui.add(label);
-            let (rect, _) =
-                ui.allocate_exact_size(vec2(BAR_WIDTH * 1.5, galley.size().y), Sense::hover());
-            let bar = egui::Rect::from_min_size(
-                pos2(rect.min.x, rect.center().y - 2.0),
-                vec2(BAR_WIDTH * fraction.clamp(0.0, 1.5), 4.0),
-            );
-            let colour = if fraction <= 1.0 {
-                palette.within
-            } else {
-                palette.far_over
-            };
-            ui.painter().rect_filled(bar, 1.0, colour);
-            let budget_x = rect.min.x + BAR_WIDTH;
-            ui.painter()
-                .vline(budget_x, rect.y_range(), Stroke::new(1.0, palette.dim));
-        },
-    );
-}
-
-/// What the plot shows, fixed at the last refresh.
-struct PlotData<'a> {
-    millis: &'a [f32],
-    budget_millis: f32,
-    top_millis: f32,
-    scale: &'a Arc<Galley>,
-}
-
-/// The retained draw times as a line, newest on the right, scaled to fit them, with the budget
-/// as a horizontal line when it is in range and the scale's top value in the corner. Painted
-/// directly: egui_plot costs 11.6 µs per frame here against 6.4 µs for the painter (measured by
-/// `benches/hud_cost.rs`), allocates and senses input every frame, and puts its box zoom on the
-/// right button the HUD uses.
-fn plot_ui(ui: &mut egui::Ui, plot: &PlotData<'_>, palette: &HudPalette) {
-    let (rect, _) = ui.allocate_exact_size(vec2(CONTENT_WIDTH, PLOT_HEIGHT), Sense::hover());
-    let painter = ui.painter_at(rect);
-    let y_of = |ms: f32| rect.bottom() - (ms / plot.top_millis).clamp(0.0, 1.0) * rect.height();
-    painter.hline(
-        rect.x_range(),
-        rect.bottom(),
-        Stroke::new(1.0, palette.border),
-    );
-    if plot.budget_millis <= plot.top_millis {
-        painter.hline(
-            rect.x_range(),
-            y_of(plot.budget_millis),
-            Stroke::new(1.0, palette.over),
-        );
-    }
-    painter.galley(
-        rect.left_top(),
-        Arc::clone(plot.scale),
-        Color32::PLACEHOLDER,
-    );
-    if plot.millis.len() < 2 {
-        return;
-    }
-    #[expect(
-        clippy::cast_precision_loss,
-        reason = "at most a few thousand plot points"
-    )]
-    let step = rect.width() / (plot.millis.len() - 1) as f32;
-    let points = plot
-        .millis
-        .iter()
-        .enumerate()
-        .map(|(i, &ms)| {
-            #[expect(
-                clippy::cast_precision_loss,
-                reason = "at most a few thousand plot points"
-            )]
-            let x = rect.left() + step * i as f32;
-            pos2(x, y_of(ms))
-        })
-        .collect();
-    painter.add(egui::Shape::line(
-        points,
-        Stroke::new(1.0, palette.plot_line),
-    ));
+    format!("{indent}{:<name_chars$}", row.name)
 }
 
 fn hover_text(snapshot: &Snapshot) -> String {
@@ -409,28 +456,28 @@ fn hover_text(snapshot: &Snapshot) -> String {
 mod tests {
     use super::*;
 
-    /// The number's galley after one pass that draws `view`.
-    fn drawn_number(ctx: &egui::Context, view: &mut HudView) -> Arc<Galley> {
+    /// The HUD's mesh after one pass that draws `view`.
+    fn drawn_mesh(ctx: &egui::Context, view: &mut HudView) -> Arc<egui::Mesh> {
         let id = egui::Id::unique("readout");
         let mut output = ctx.run_ui(egui::RawInput::default(), |ui| view.ui(ui, id));
         output.textures_delta.clear(); // nothing paints here
         let layout = view.layout.as_ref().expect("laid out");
-        Arc::clone(&layout.number)
+        Arc::clone(&layout.mesh)
     }
 
     #[test]
     fn the_layout_is_kept_between_passes_and_redone_when_egui_drops_its_galleys() {
         let ctx = egui::Context::default();
         let mut view = HudView::default();
-        let first = drawn_number(&ctx, &mut view);
-        let second = drawn_number(&ctx, &mut view);
+        let first = drawn_mesh(&ctx, &mut view);
+        let second = drawn_mesh(&ctx, &mut view);
         assert!(Arc::ptr_eq(&first, &second), "kept while nothing changed");
         // New text options: egui clears the atlas and drops every cached galley, the same path
         // as a full atlas (`Fonts::begin_pass`).
         ctx.all_styles_mut(|style| {
             style.visuals.text_options.font_hinting = !style.visuals.text_options.font_hinting;
         });
-        let after = drawn_number(&ctx, &mut view);
+        let after = drawn_mesh(&ctx, &mut view);
         assert!(!Arc::ptr_eq(&first, &after), "laid out again");
     }
 }

@@ -30,6 +30,7 @@ mod install;
 mod main_readout;
 mod readout_row;
 mod repaint_ledger;
+mod text_cache;
 mod tick;
 mod viewport_hud;
 mod window_fingerprint;

@@ -180,11 +180,13 @@ impl RepaintLedger {
     }
 
     /// Forgets `viewport`'s requests: a HUD that starts sampling judges only what follows.
-    pub(crate) fn forget(&self, viewport: egui::ViewportId) {
+    /// `frame_open`: whether a frame of it is timed from now on (and will be closed).
+    pub(crate) fn restart(&self, viewport: egui::ViewportId, frame_open: bool) {
         let mut ledger = self.shared.lock();
         let requests = ledger.viewport(viewport);
         requests.waking = RequestSet::default();
         requests.next = RequestSet::default();
+        requests.in_frame = frame_open;
     }
 
     /// Whether the observer sees the app's requests.

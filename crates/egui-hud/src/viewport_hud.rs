@@ -98,6 +98,16 @@ impl ViewportHud {
         self.frame = Some(FrameInProgress::begin(&*self.clock, facts));
     }
 
+    /// Begins a frame from the HUD's draw when the input hook did not (the frame that starts
+    /// the sampler): no events or window state are known for it.
+    pub(crate) fn begin_frame_late(&mut self) {
+        if self.frame.is_none() && self.sampler.is_some() {
+            let mut frame = FrameInProgress::begin(&*self.clock, FrameFacts::default());
+            frame.drawn = true;
+            self.frame = Some(frame);
+        }
+    }
+
     /// Whether this pass already drew the HUD (two calls in one pass draw one HUD).
     pub(crate) fn claim_pass(&mut self, pass_nr: u64) -> bool {
         if self.visibility.last_drawn_pass == Some(pass_nr) {

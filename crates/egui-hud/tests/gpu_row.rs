@@ -202,4 +202,17 @@ fn egui_and_app_passes_are_timed_and_a_hidden_hud_takes_no_slots() {
         "{:?}",
         timer.timer().stats()
     );
+
+    // An app that clears egui's memory keeps what `install` set up.
+    harness.ctx.memory_mut(|memory| memory.data.clear());
+    harness.run_steps(30);
+    assert!(
+        EguiGpuTimer::get(&harness.ctx).is_some(),
+        "the GPU timer survives a memory clear"
+    );
+    let cleared = egui_hud::snapshot(&harness.ctx).expect("ticked after the clear");
+    assert!(
+        cleared.gpu_passes.iter().any(|p| p.label == "egui"),
+        "egui's pass is still timed: {cleared:?}"
+    );
 }

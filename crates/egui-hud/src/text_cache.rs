@@ -1,0 +1,92 @@
+use std::sync::Arc;
+
+use egui::{Color32, FontId, Galley};
+
+/// The HUD's text, laid out once and placed again at every refresh: whole words (row names,
+/// the mode's label) and single characters of monospace values (digits, units).
+///
+/// Shaping a short string costs 4–7 µs in egui 0.37, most of a refresh; a value placed a
+/// character at a time from kept galleys costs none. Galleys are laid out with a placeholder
+/// colour, so one serves every colour. Only valid for one font atlas, scale and theme: the view
+/// clears it when any of them changes. Grows with the distinct words and characters shown (a
+/// few dozen), never per frame.
+#[derive(Default)]
+pub(crate) struct TextCache {
+    words: Vec<(String, FontId, Arc<Galley>)>,
+    chars: Vec<(char, FontId, Arc<Galley>)>,
+}
+
+impl TextCache {
+    /// Forgets every galley (the atlas, scale or theme changed).
+    pub(crate) fn clear(&mut self) {
+        self.words.clear();
+        self.chars.clear();
+    }
+
+    /// `text` as one galley, laid out on first use.
+    pub(crate) fn word(
+        &mut self,
+        painter: &egui::Painter,
+        text: &str,
+        font: &FontId,
+    ) -> Arc<Galley> {
+        if let Some((_, _, galley)) = self
+            .words
+            .iter()
+            .find(|(known, known_font, _)| known == text && known_font == font)
+        {
+            return Arc::clone(galley);
+        }
+        let galley = painter.layout_no_wrap(text.to_owned(), font.clone(), Color32::PLACEHOLDER);
+        self.words
+            .push((text.to_owned(), font.clone(), Arc::clone(&galley)));
+        galley
+    }
+
+    /// Adds `text` at `pos` in `colour` to `shapes`, a character at a time, and returns its
+    /// size. A character whose advance differs from the others' (a fallback font in a
+    /// monospace run) lays the whole text out instead.
+    pub(crate) fn place(
+        &mut self,
+        painter: &egui::Painter,
+        text: &str,
+        font: &FontId,
+        (pos, colour): (egui::Pos2, Color32),
+        shapes: &mut Vec<egui::Shape>,
+    ) -> egui::Vec2 {
+        let first = shapes.len();
+        let mut size = egui::Vec2::ZERO;
+        let mut advance = None;
+        for c in text.chars() {
+            let galley = self.char(painter, c, font);
+            let glyph = galley.size();
+            if *advance.get_or_insert(glyph.x) != glyph.x {
+                shapes.truncate(first);
+                let whole = self.word(painter, text, font);
+                let whole_size = whole.size();
+                shapes.push(egui::Shape::galley(pos, whole, colour));
+                return whole_size;
+            }
+            shapes.push(egui::Shape::galley(
+                pos + egui::vec2(size.x, 0.0),
+                galley,
+                colour,
+            ));
+            size = egui::vec2(size.x + glyph.x, size.y.max(glyph.y));
+        }
+        size
+    }
+
+    fn char(&mut self, painter: &egui::Painter, c: char, font: &FontId) -> Arc<Galley> {
+        if let Some((_, _, galley)) = self
+            .chars
+            .iter()
+            .find(|(known, known_font, _)| *known == c && known_font == font)
+        {
+            return Arc::clone(galley);
+        }
+        let galley = painter.layout_no_wrap(c.to_string(), font.clone(), Color32::PLACEHOLDER);
+        self.chars.push((c, font.clone(), Arc::clone(&galley)));
+        galley
+    }
+}
