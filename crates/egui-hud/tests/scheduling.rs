@@ -227,6 +227,8 @@ fn fps_counts_the_presents_of_the_last_second() {
     let mut steady = RealLoop::new(Schedule::Every(Duration::from_micros(16_667)));
     let mut app = |ui: &mut egui::Ui| {
         draw_for(Duration::from_millis(2));
+        // An animating app: every frame is the app's by any rule, so only FPS is tested.
+        ui.ctx().request_repaint();
         FpsMonitor::new().sample_resources(false).show(ui.ctx());
     };
     steady.run_for(Duration::from_millis(2500), &mut app);
@@ -330,6 +332,9 @@ fn an_immediate_child_viewport_does_not_inflate_its_parent() {
         move |ui: &mut egui::Ui| {
             ui.label("parent");
             draw_for(Duration::from_millis(4));
+            // An animating parent: its frames are its own by any rule, so only the child's
+            // share of them is tested.
+            ui.ctx().request_repaint();
             if with_child.load(Ordering::Relaxed) {
                 ui.ctx().show_viewport_immediate(
                     child_id,

@@ -369,10 +369,15 @@ impl FrameSampler {
         }
         let typical_nanos = closed_nanos / intervals;
         let since_latest_nanos = nanos(now).saturating_sub(latest);
-        // Nothing presented in the last second: no reading. A lone present is given its own
-        // interval of grace, or an app drawing once a second would read nothing at every
-        // refresh that lands just after its frame is a second old.
-        let grace_nanos = if count == 1 { typical_nanos } else { 0 };
+        // Nothing presented in the last second: no reading. The latest present is given one
+        // interval of grace (the mean between the window's presents, else the first interval),
+        // or an app drawing once a second would read nothing whenever its next frame is a
+        // little late. A burst's interval is short, so its reading still ends after a second.
+        let grace_nanos = if count >= 2 {
+            spread_nanos / (count - 1)
+        } else {
+            typical_nanos
+        };
         if since_latest_nanos > window_nanos.saturating_add(grace_nanos) {
             return None;
         }

@@ -17,8 +17,8 @@ pub struct Snapshot {
     /// an idle spell reads no more than its frames), plus the time since the latest present beyond
     /// one typical interval (an app that stopped reads less at every refresh). A steady 60 Hz
     /// app reads 60, a 3-frame burst at most 3, a `request_repaint_after(400 ms)` app 2.5.
-    /// `None` once the latest present is more than a second old (a lone present: a second
-    /// and its own interval, so an app that draws once a second keeps its reading). Before an
+    /// `None` once the latest present is more than a second and one interval old (so an app
+    /// that draws once a second keeps its reading when a frame is a little late). Before an
     /// earlier present is known (the first frames after the warm-up), the first present only
     /// starts the count: `n − 1` intervals, and `None` for a single present.
     pub fps: Option<f64>,

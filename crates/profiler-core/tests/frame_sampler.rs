@@ -156,8 +156,9 @@ fn fps_and_interval_come_from_presents_in_the_last_second() {
     assert!((fps - 50.0).abs() < 1e-9, "fps {fps}");
     assert_eq!(snap.interval, Some(ms(20)));
 
-    // A second later every present is older than the window: no FPS rather than a stale one.
-    clock.advance(Duration::from_secs(1));
+    // A second (and an interval) later every present is older than the window: no FPS rather
+    // than a stale one.
+    clock.advance(Duration::from_millis(1010));
     let snap = s.snapshot();
     assert_eq!(snap.fps, None);
     assert_eq!(snap.interval, None);
