@@ -377,6 +377,13 @@ fn an_immediate_child_viewport_does_not_inflate_its_parent() {
     );
 }
 
+/// The HUD on `clock` without the resource thread: what the simulated-time tests show.
+fn hud_on<C: Clock + 'static>(clock: &Arc<C>) -> FpsMonitor {
+    FpsMonitor::new()
+        .sample_resources(false)
+        .clock(Arc::clone(clock) as Arc<dyn Clock>)
+}
+
 /// Drives a context on simulated egui time, honouring egui's `repaint_delay` exactly: a frame
 /// runs when the soonest request falls due (or 1/60 s after an immediate one).
 struct SimLoop {
@@ -495,10 +502,7 @@ fn a_window_change_alone_makes_a_frame_the_apps() {
             let clock = Arc::clone(&clock);
             move |ui: &mut egui::Ui| {
                 clock.advance(Duration::from_millis(2));
-                FpsMonitor::new()
-                    .sample_resources(false)
-                    .clock(Arc::clone(&clock) as Arc<dyn Clock>)
-                    .show(ui.ctx());
+                hud_on(&clock).show(ui.ctx());
             }
         };
         let mut sim = SimLoop::new();
@@ -547,10 +551,7 @@ fn an_idle_app_reads_no_fps_from_the_huds_own_ticks() {
         move |ui: &mut egui::Ui| {
             ui.label("idle");
             clock.advance(Duration::from_millis(4));
-            FpsMonitor::new()
-                .sample_resources(false)
-                .clock(Arc::clone(&clock) as Arc<dyn Clock>)
-                .show(ui.ctx());
+            hud_on(&clock).show(ui.ctx());
         }
     };
     let mut sim = SimLoop::new();
@@ -585,10 +586,7 @@ fn the_tick_waits_for_an_app_frame_due_within_a_second_and_is_excluded_otherwise
             move |ui: &mut egui::Ui| {
                 clock.advance(Duration::from_millis(4));
                 ui.ctx().request_repaint_after(app_delay);
-                FpsMonitor::new()
-                    .sample_resources(false)
-                    .clock(Arc::clone(&clock) as Arc<dyn Clock>)
-                    .show(ui.ctx());
+                hud_on(&clock).show(ui.ctx());
             }
         };
         let mut sim = SimLoop::new();
@@ -664,10 +662,7 @@ fn inv_counts_the_requests_that_fell_due() {
                 if later {
                     ui.ctx().request_repaint_after(Duration::from_secs(10));
                 }
-                FpsMonitor::new()
-                    .sample_resources(false)
-                    .clock(Arc::clone(&clock) as Arc<dyn Clock>)
-                    .show(ui.ctx());
+                hud_on(&clock).show(ui.ctx());
             }
         };
         let mut sim = SimLoop::new();
@@ -706,10 +701,7 @@ fn the_huds_own_cost_is_subtracted_to_the_nanosecond() {
         move |ui: &mut egui::Ui| {
             clock.nanos.fetch_add(4_000_000, Ordering::Relaxed); // the app's own 4 ms
             ui.ctx().request_repaint();
-            FpsMonitor::new()
-                .sample_resources(false)
-                .clock(Arc::clone(&clock) as Arc<dyn Clock>)
-                .show(ui.ctx());
+            hud_on(&clock).show(ui.ctx());
         }
     };
     let mut sim = SimLoop::new();
