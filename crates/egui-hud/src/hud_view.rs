@@ -2,7 +2,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use egui::{FontId, Galley, Role, Sense, Stroke, pos2, vec2};
-use profiler_core::Snapshot;
+use profiler_core::{Bound, Snapshot};
 
 use crate::MainReadout;
 use crate::hud_palette::HudPalette;
@@ -439,6 +439,12 @@ fn hover_text(snapshot: &Snapshot) -> String {
         "{} draw samples, {} HUD tick frames excluded",
         snapshot.samples, snapshot.self_induced_frames
     ));
+    if let (Some(Bound::Gpu), Some(gpu)) = (snapshot.max_fps_set_by, snapshot.gpu_frame) {
+        lines.push(format!(
+            "MAX FPS set by the GPU: {} a frame, longer than FRAME",
+            format_duration(gpu)
+        ));
+    }
     let rejected = snapshot.rejected.total();
     if rejected > 0 {
         lines.push(format!(
@@ -463,6 +469,22 @@ mod tests {
         output.textures_delta.clear(); // nothing paints here
         let layout = view.layout.as_ref().expect("laid out");
         Arc::clone(&layout.mesh)
+    }
+
+    #[test]
+    fn the_hover_says_when_the_gpu_sets_max_fps() {
+        let mut snapshot =
+            Snapshot::empty(profiler_core::FrameBudget::new(None).expect("no pinned budget"));
+        snapshot.frame = Some(Duration::from_micros(200));
+        snapshot.gpu_frame = Some(Duration::from_millis(40));
+        snapshot.max_fps_set_by = Some(Bound::Gpu);
+        assert!(
+            hover_text(&snapshot).contains("MAX FPS set by the GPU: 40.0 ms"),
+            "{}",
+            hover_text(&snapshot)
+        );
+        snapshot.max_fps_set_by = Some(Bound::Cpu);
+        assert!(!hover_text(&snapshot).contains("set by the GPU"));
     }
 
     #[test]

@@ -121,6 +121,7 @@ fn push_gpu_rows(
         let verdict = match bound {
             Bound::Cpu => "CPU",
             Bound::Gpu => "GPU",
+            Bound::Neither => "neither",
         };
         rows.push(ReadoutRow::new("BOUND", verdict.to_owned(), None));
     }

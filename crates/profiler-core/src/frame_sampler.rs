@@ -303,13 +303,6 @@ impl FrameSampler {
                 .filter(|s| s.draw_nanos > budget_nanos)
                 .count();
             snapshot.drop = Some(dropped as f64 / count as f64);
-            // A zero mean (every draw was the HUD's own cost) has no finite inverse: no reading
-            // unless the display's rate bounds it.
-            let unclamped = 1.0 / frame.as_secs_f64();
-            snapshot.max_fps = match self.budget.refresh_hz() {
-                Some(hz) => Some(unclamped.min(hz)),
-                None => Some(unclamped).filter(|fps| fps.is_finite()),
-            };
         }
 
         if let Some(rate) = self.present_rate(now) {
@@ -325,15 +318,35 @@ impl FrameSampler {
             snapshot.gpu_busy_percent = Some(self.gpu_busy_percent(now));
             snapshot.gpu_busy_source = Some(GpuBusySource::Timestamps);
             self.gpu_passes.readings(&mut snapshot.gpu_passes);
-            snapshot.bound = snapshot.frame.map(|frame| {
-                if gpu_frame > frame {
-                    Bound::Gpu
-                } else {
-                    Bound::Cpu
-                }
+        }
+        self.set_max_fps_and_bound(&mut snapshot);
+        snapshot
+    }
+
+    /// MAX FPS from the slower side, and BOUND when it is over budget (see [`Bound`]).
+    fn set_max_fps_and_bound(&self, snapshot: &mut Snapshot) {
+        let Some(frame) = snapshot.frame else {
+            return;
+        };
+        let (side, slower) = match snapshot.gpu_frame {
+            Some(gpu) if gpu > frame => (Bound::Gpu, gpu),
+            _ => (Bound::Cpu, frame),
+        };
+        // A zero time (every draw was the HUD's own cost) has no finite inverse: no reading
+        // unless the display's rate bounds it.
+        let unclamped = 1.0 / slower.as_secs_f64();
+        snapshot.max_fps = match self.budget.refresh_hz() {
+            Some(hz) => Some(unclamped.min(hz)),
+            None => Some(unclamped).filter(|fps| fps.is_finite()),
+        };
+        snapshot.max_fps_set_by = Some(side);
+        if snapshot.gpu_frame.is_some() {
+            snapshot.bound = Some(if slower > self.budget.duration() {
+                side
+            } else {
+                Bound::Neither
             });
         }
-        snapshot
     }
 
     /// FPS and INTERVAL at `now`, as [`Snapshot::fps`] defines them. No allocation.

@@ -8,8 +8,12 @@ use crate::{Bound, FrameBudget, GpuPassReading, Grade, MemoryCounter, RejectedEv
 /// number. The definitions are in `docs/readouts.md`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Snapshot {
-    /// `1 / FRAME`, clamped to the display refresh rate when it is known.
+    /// `1 / max(FRAME, GPU time per frame)`: the rate the slower side allows, clamped to the
+    /// display refresh rate when it is known. Without GPU results, `1 / FRAME`.
     pub max_fps: Option<f64>,
+    /// Which side sets [`Snapshot::max_fps`]: [`Bound::Gpu`] when the GPU time per frame is
+    /// longer than FRAME, else [`Bound::Cpu`] (never [`Bound::Neither`]).
+    pub max_fps_set_by: Option<Bound>,
     /// The app's presents in the last second, per second of the time they span.
     ///
     /// The `n` presents of the window that ends at the latest one count; the time they span is
@@ -56,7 +60,8 @@ pub struct Snapshot {
     pub gpu_busy_source: Option<GpuBusySource>,
     /// One entry per labelled GPU pass, in the order the labels were first seen.
     pub gpu_passes: Vec<GpuPassReading>,
-    /// CPU- or GPU-bound, when both FRAME and the GPU time per frame are known.
+    /// The side over the frame budget that limits the frame rate, or [`Bound::Neither`] when
+    /// both fit in it; `None` until both FRAME and the GPU time per frame are known.
     pub bound: Option<Bound>,
     /// Mean time the HUD spent drawing itself per frame (already left out of FRAME).
     pub overlay_cost: Option<Duration>,
@@ -82,6 +87,7 @@ impl Snapshot {
     pub fn empty(budget: FrameBudget) -> Self {
         Self {
             max_fps: None,
+            max_fps_set_by: None,
             fps: None,
             interval: None,
             frame: None,

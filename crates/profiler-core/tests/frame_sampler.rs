@@ -432,6 +432,32 @@ fn bad_input_is_dropped_counted_and_never_poisons_readouts() {
     assert!(snap.fps.is_some_and(f64::is_finite));
 }
 
+/// BOUND names a side only when it is over the budget; MAX FPS follows the slower side.
+#[test]
+fn bound_needs_a_side_over_budget_and_max_fps_follows_the_slower_side() {
+    let (mut s, clock) = sampler(no_warmup());
+    for _ in 0..10 {
+        frame(&mut s, &clock, ms(1), ms(16));
+        s.record_gpu_frame(clock.now(), [("scene", Duration::from_micros(1_200))]);
+    }
+    let snap = s.snapshot();
+    assert_eq!(
+        snap.bound,
+        Some(Bound::Neither),
+        "1 ms CPU, 1.2 ms GPU at 60 Hz"
+    );
+    let (mut s, clock) = sampler(no_warmup());
+    for _ in 0..10 {
+        frame(&mut s, &clock, Duration::from_micros(200), ms(40));
+        s.record_gpu_frame(clock.now(), [("scene", ms(40))]);
+    }
+    let snap = s.snapshot();
+    assert_eq!(snap.bound, Some(Bound::Gpu), "40 ms of GPU a frame");
+    assert_eq!(snap.max_fps_set_by, Some(Bound::Gpu));
+    let max_fps = snap.max_fps.expect("reads");
+    assert!(max_fps <= 25.0, "MAX FPS {max_fps} with a 40 ms GPU frame");
+}
+
 /// A stall is the worst jank there is: a 10 s draw is a frame like any other, and shows.
 #[test]
 fn a_long_stall_is_a_real_frame() {
@@ -583,7 +609,12 @@ fn gpu_results_give_per_pass_stats_busy_share_and_bound() {
     let snap = s.snapshot();
     // Per frame: 1 + 3 or 1 + 4 ms, mean 4.5 ms.
     assert_eq!(snap.gpu_frame, Some(Duration::from_micros(4_500)));
-    assert_eq!(snap.bound, Some(Bound::Gpu), "4.5 ms GPU vs 2 ms CPU");
+    assert_eq!(
+        snap.bound,
+        Some(Bound::Neither),
+        "4.5 ms GPU vs 2 ms CPU: both fit a 16.7 ms budget"
+    );
+    assert_eq!(snap.max_fps_set_by, Some(Bound::Gpu));
     assert_eq!(snap.gpu_busy_source, Some(GpuBusySource::Timestamps));
     // 10 results within the last second, 45 ms of GPU work: 4.5 %.
     let busy = snap.gpu_busy_percent.expect("results");

@@ -75,8 +75,18 @@ pub(crate) fn to_json(snapshot: Option<&Snapshot>, run: &RunFacts<'_>) -> Value 
             GpuBusySource::ProcessCounter(name) => name,
         }),
         "gpu_passes": passes,
-        "bound": s.bound.map(|b| match b { Bound::Cpu => "CPU", Bound::Gpu => "GPU" }),
+        "bound": s.bound.map(side_name),
+        "max_fps_set_by": s.max_fps_set_by.map(side_name),
         "hud_cost_us": s.overlay_cost.map(|d| d.as_secs_f64() * 1e6),
         "self_induced_frames": s.self_induced_frames,
     })
+}
+
+/// A side's name in the JSON: "CPU", "GPU" or "neither".
+fn side_name(side: Bound) -> &'static str {
+    match side {
+        Bound::Cpu => "CPU",
+        Bound::Gpu => "GPU",
+        Bound::Neither => "neither",
+    }
 }

@@ -116,7 +116,24 @@ fn wgpu_on_lavapipe_reads_frames_resources_and_gpu_passes() {
     for pass in passes {
         positive(pass, "last_ms");
     }
-    positive(&json, "gpu_frame_ms");
+    let gpu_frame_ms = positive(&json, "gpu_frame_ms");
+    let frame_ms = positive(&json, "frame_ms");
+    // MAX FPS follows the slower side: lavapipe's GPU frame is far longer than FRAME.
+    let max_fps = positive(&json, "max_fps");
+    assert!(
+        max_fps <= 1e3 / gpu_frame_ms.max(frame_ms) * 1.0001,
+        "MAX FPS {max_fps} with {gpu_frame_ms} ms of GPU a frame: {json}"
+    );
+    let expected_side = if gpu_frame_ms > frame_ms {
+        "GPU"
+    } else {
+        "CPU"
+    };
+    assert_eq!(
+        json["max_fps_set_by"].as_str(),
+        Some(expected_side),
+        "{json}"
+    );
 }
 
 #[test]
