@@ -249,6 +249,7 @@ impl FramePlugin {
             }
             gpu.stamp_frame(ctx, apps);
             hud.unavailable_passes = gpu.unavailable_passes();
+            hud.gpu_dropped_frames = gpu.timer().stats().dropped_frames;
         }
         let _ = (ctx, viewport);
     }

@@ -252,7 +252,10 @@ impl HudView {
         let mut width = readout.width();
         if !self.collapsed {
             width = width.max(CONTENT_WIDTH);
-            bottom = self.row_shapes(painter, palette, text, bottom, &mut shapes, &mut rows_text);
+            let (rows_bottom, rows_width) =
+                self.row_shapes(painter, palette, text, bottom, &mut shapes, &mut rows_text);
+            bottom = rows_bottom;
+            width = width.max(rows_width);
             let plot = egui::Rect::from_min_size(
                 pos2(MARGIN, bottom + SPACING.y),
                 vec2(CONTENT_WIDTH, PLOT_HEIGHT),
@@ -295,7 +298,8 @@ impl HudView {
     }
 
     /// Lays the rows out below `top`: each name, its value and, for a GPU pass, its budget
-    /// bar; collects their text for screen readers. Returns the bottom of the last row.
+    /// bar; collects their text for screen readers. Returns the bottom of the last row and the
+    /// widest row's width.
     fn row_shapes(
         &self,
         painter: &egui::Painter,
@@ -304,8 +308,8 @@ impl HudView {
         top: f32,
         shapes: &mut Vec<egui::Shape>,
         rows_text: &mut String,
-    ) -> f32 {
-        let mut bottom = top;
+    ) -> (f32, f32) {
+        let (mut bottom, mut width) = (top, 0.0_f32);
         for row in &self.rows {
             let name = text.word(painter, &name_column(row), &row_font());
             let pos = pos2(MARGIN, bottom + SPACING.y);
@@ -317,8 +321,10 @@ impl HudView {
                 shapes,
             );
             let height = name.size().y;
+            width = width.max(name.size().x + value.x);
             if let Some(fraction) = row.budget_fraction {
                 let left = pos.x + name.size().x + value.x + SPACING.x;
+                width = width.max(left - pos.x + BAR_WIDTH * 1.5);
                 let colour = if fraction <= 1.0 {
                     palette.within
                 } else {
@@ -346,7 +352,7 @@ impl HudView {
             bottom = pos.y + height;
             shapes.push(egui::Shape::galley(pos, name, palette.dim));
         }
-        bottom
+        (bottom, width)
     }
 
     /// The retained draw times as a line, newest on the right, scaled to fit them, with the
@@ -443,6 +449,12 @@ fn hover_text(snapshot: &Snapshot) -> String {
         lines.push(format!(
             "MAX FPS set by the GPU: {} a frame, longer than FRAME",
             format_duration(gpu)
+        ));
+    }
+    if snapshot.gpu_dropped_frames > 0 {
+        lines.push(format!(
+            "{} GPU frames not timed (the timer's ring was full or a readback came late)",
+            snapshot.gpu_dropped_frames
         ));
     }
     let rejected = snapshot.rejected.total();

@@ -2,7 +2,7 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use profiler_core::{Bound, Grade, Snapshot};
+use profiler_core::{Bound, GpuBusySource, Grade, Snapshot};
 
 /// One line of the HUD below the big number, formatted once per refresh.
 #[derive(Clone, Debug, PartialEq)]
@@ -75,16 +75,37 @@ fn push_gpu_rows(
     snapshot: &Snapshot,
     unavailable_passes: &[&'static str],
 ) {
-    let value = match (snapshot.gpu_frame, snapshot.gpu_busy_percent) {
-        (Some(frame), Some(busy)) => {
-            format!("{} · {}", format_duration(frame), format_percent(busy))
-        }
+    // The busy share says where it comes from: "timer" (timestamps) or the platform counter.
+    let busy = snapshot.gpu_busy_percent.map(|busy| {
+        let source = match snapshot.gpu_busy_source {
+            Some(GpuBusySource::ProcessCounter(name)) => name,
+            Some(GpuBusySource::Timestamps) | None => "timer",
+        };
+        format!("{} {source}", format_percent(busy))
+    });
+    let value = match (snapshot.gpu_frame, busy) {
+        (Some(frame), Some(busy)) => format!("{} · {busy}", format_duration(frame)),
         (Some(frame), None) => format_duration(frame),
-        (None, Some(busy)) => format_percent(busy),
+        (None, Some(busy)) => busy,
         (None, None) if unavailable_passes.is_empty() => return,
         (None, None) => "n/a".to_owned(),
     };
     rows.push(ReadoutRow::new("GPU", value, None));
+    // Both sources exist: the platform counter gets its own line under the timer's.
+    if snapshot.gpu_busy_source == Some(GpuBusySource::Timestamps)
+        && let (Some(busy), Some(source)) = (
+            snapshot.gpu_process_busy_percent,
+            snapshot.gpu_process_source,
+        )
+    {
+        rows.push(ReadoutRow {
+            name: Cow::Borrowed("process"),
+            value: format!("{} {source}", format_percent(busy)),
+            grade: None,
+            indented: true,
+            budget_fraction: None,
+        });
+    }
     let budget_secs = snapshot.budget.as_secs_f64();
     for pass in &snapshot.gpu_passes {
         // "last avg/max": one unit for the three, so the line fits the HUD's width.
@@ -185,6 +206,31 @@ mod tests {
         assert_eq!(format_percent(150.2), "150 %");
         assert_eq!(format_bytes(85 * 1024 * 1024), "85.0 MiB");
         assert_eq!(format_bytes(3 * 1024 * 1024 * 1024), "3.00 GiB");
+    }
+
+    #[test]
+    fn the_gpu_row_names_its_source_and_shows_both() {
+        let mut snapshot = Snapshot::empty(profiler_core::FrameBudget::new(None).expect("no pin"));
+        snapshot.gpu_frame = Some(Duration::from_millis(4));
+        snapshot.gpu_busy_percent = Some(24.0);
+        snapshot.gpu_busy_source = Some(GpuBusySource::Timestamps);
+        snapshot.gpu_process_busy_percent = Some(31.0);
+        snapshot.gpu_process_source = Some("NVML");
+        let rows = ReadoutRow::from_snapshot(&snapshot, &[]);
+        let values: Vec<(&str, &str)> = rows
+            .iter()
+            .map(|r| (r.name.as_ref(), r.value.as_str()))
+            .collect();
+        assert_eq!(
+            values,
+            [("GPU", "4.00 ms · 24 % timer"), ("process", "31 % NVML")]
+        );
+        snapshot.gpu_frame = None;
+        snapshot.gpu_busy_percent = Some(31.0);
+        snapshot.gpu_busy_source = Some(GpuBusySource::ProcessCounter("NVML"));
+        let rows = ReadoutRow::from_snapshot(&snapshot, &[]);
+        assert_eq!(rows.len(), 1, "the counter alone: one line");
+        assert_eq!(rows[0].value, "31 % NVML");
     }
 
     #[test]

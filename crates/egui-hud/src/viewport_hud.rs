@@ -35,6 +35,8 @@ pub(crate) struct ViewportHud {
     visibility: Visibility,
     /// GPU pass labels that cannot be timed on this backend (shown as "n/a").
     pub(crate) unavailable_passes: &'static [&'static str],
+    /// GPU frames the timer could not time, from its statistics.
+    pub(crate) gpu_dropped_frames: u64,
     config_error_logged: bool,
 }
 
@@ -64,6 +66,7 @@ impl Default for ViewportHud {
             window: None,
             visibility: Visibility::default(),
             unavailable_passes: &[],
+            gpu_dropped_frames: 0,
             config_error_logged: false,
         }
     }
@@ -190,6 +193,7 @@ impl ViewportHud {
         if self.sample_resources {
             snapshot.apply_resources(&resources.request());
         }
+        snapshot.gpu_dropped_frames = self.gpu_dropped_frames;
         if let Some(view) = &mut self.view {
             view.set_plot(sampler.retained_draws(), snapshot.budget);
             view.set_readouts(&snapshot, self.unavailable_passes);

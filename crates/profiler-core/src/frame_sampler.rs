@@ -315,7 +315,7 @@ impl FrameSampler {
         {
             let gpu_frame = Duration::from_nanos(self.gpu_sum_nanos / count);
             snapshot.gpu_frame = Some(gpu_frame);
-            snapshot.gpu_busy_percent = Some(self.gpu_busy_percent(now));
+            snapshot.gpu_busy_percent = Some(self.gpu_busy_percent(now, snapshot.fps));
             snapshot.gpu_busy_source = Some(GpuBusySource::Timestamps);
             self.gpu_passes.readings(&mut snapshot.gpu_passes);
         }
@@ -401,34 +401,27 @@ impl FrameSampler {
         })
     }
 
-    /// GPU time per second of wall time over the last [`GPU_BUSY_WINDOW`], 0 to 100. When the
-    /// ring holds less than that window (over 1024 GPU frames a second), the share is taken
-    /// over the span it does hold, leaving out its oldest frame, whose work came before it.
-    fn gpu_busy_percent(&self, now: Duration) -> f64 {
-        let window_nanos = nanos(GPU_BUSY_WINDOW);
-        let now_nanos = nanos(now);
-        let window_start = now_nanos.saturating_sub(window_nanos);
-        let mut recent = self
+    /// The GPU busy share, 0 to 100: the mean GPU time of the frames whose results arrived in
+    /// the last [`GPU_BUSY_WINDOW`], times the app's frame rate `fps`. Frames the timer could
+    /// not time (ring full, untimed tick frames) do not dilute it. Without a frame rate (no
+    /// present in the last second), the results' GPU time per second of wall time.
+    fn gpu_busy_percent(&self, now: Duration, fps: Option<f64>) -> f64 {
+        let window_start = nanos(now).saturating_sub(nanos(GPU_BUSY_WINDOW));
+        let (busy_nanos, count) = self
             .gpu_busy_frames
             .iter()
-            .filter(|s| s.arrived_nanos >= window_start);
-        let ring_is_short = self.gpu_busy_frames.len() == PRESENT_CAPACITY;
-        let (busy_nanos, span_nanos) = match recent.next() {
-            Some(oldest) if ring_is_short && oldest.arrived_nanos > window_start => (
-                recent.map(|s| s.total_nanos).sum::<u64>(),
-                now_nanos.saturating_sub(oldest.arrived_nanos),
-            ),
-            Some(oldest) => (
-                oldest.total_nanos + recent.map(|s| s.total_nanos).sum::<u64>(),
-                window_nanos,
-            ),
-            None => (0, window_nanos),
-        };
-        if span_nanos == 0 {
+            .filter(|s| s.arrived_nanos >= window_start)
+            .fold((0_u64, 0_u64), |(sum, n), s| (sum + s.total_nanos, n + 1));
+        if count == 0 {
             return 0.0;
         }
+        let busy_secs = Duration::from_nanos(busy_nanos).as_secs_f64();
+        let share = match fps {
+            Some(fps) => busy_secs / count as f64 * fps,
+            None => busy_secs / GPU_BUSY_WINDOW.as_secs_f64(),
+        };
         // Results that arrive together can cover a little more than the window.
-        (100.0 * busy_nanos as f64 / span_nanos as f64).clamp(0.0, 100.0)
+        (100.0 * share).clamp(0.0, 100.0)
     }
 
     /// Nearest-rank 95th percentile: the ⌈0.95·n⌉-th smallest sample.

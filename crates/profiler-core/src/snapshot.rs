@@ -53,11 +53,20 @@ pub struct Snapshot {
     pub memory_counter: Option<MemoryCounter>,
     /// Mean GPU time per frame over the retained GPU results (timestamp queries).
     pub gpu_frame: Option<Duration>,
-    /// GPU busy share in percent: GPU time per second from timestamps, else the process's GPU
-    /// use from a platform counter.
+    /// GPU busy share in percent: from timestamps, the mean GPU time of the frames timed in the
+    /// last second times the app's frame rate (frames the timer dropped do not dilute it), else
+    /// the process's GPU use from a platform counter.
     pub gpu_busy_percent: Option<f64>,
     /// Where [`Snapshot::gpu_busy_percent`] comes from.
     pub gpu_busy_source: Option<GpuBusySource>,
+    /// The process's GPU use from a platform counter (DRM fdinfo, NVML, PDH, the macOS I/O registry) in
+    /// percent, averaged over 3 s, whatever the timestamps say; `None` where there is none.
+    pub gpu_process_busy_percent: Option<f64>,
+    /// The counter behind [`Snapshot::gpu_process_busy_percent`], e.g. `"NVML"`.
+    pub gpu_process_source: Option<&'static str>,
+    /// GPU frames the timer could not time (its ring was full or a readback came late), since
+    /// the timer was installed. Set by the integration that owns the timer; 0 without one.
+    pub gpu_dropped_frames: u64,
     /// One entry per labelled GPU pass, in the order the labels were first seen.
     pub gpu_passes: Vec<GpuPassReading>,
     /// The side over the frame budget that limits the frame rate, or [`Bound::Neither`] when
@@ -104,6 +113,9 @@ impl Snapshot {
             gpu_frame: None,
             gpu_busy_percent: None,
             gpu_busy_source: None,
+            gpu_process_busy_percent: None,
+            gpu_process_source: None,
+            gpu_dropped_frames: 0,
             gpu_passes: Vec::new(),
             bound: None,
             overlay_cost: None,
@@ -133,6 +145,8 @@ impl Snapshot {
         self.cpu_percent = reading.cpu_percent;
         self.memory_bytes = reading.memory_bytes;
         self.memory_counter = reading.memory_counter;
+        self.gpu_process_busy_percent = reading.gpu_busy_percent;
+        self.gpu_process_source = reading.gpu_source;
         if self.gpu_busy_percent.is_none()
             && let Some(gpu) = reading.gpu_busy_percent
         {

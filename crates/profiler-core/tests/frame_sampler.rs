@@ -616,15 +616,33 @@ fn gpu_results_give_per_pass_stats_busy_share_and_bound() {
     );
     assert_eq!(snap.max_fps_set_by, Some(Bound::Gpu));
     assert_eq!(snap.gpu_busy_source, Some(GpuBusySource::Timestamps));
-    // 10 results within the last second, 45 ms of GPU work: 4.5 %.
+    // 4.5 ms of GPU a frame at 50 frames a second: 22.5 % busy.
     let busy = snap.gpu_busy_percent.expect("results");
-    assert!((busy - 4.5).abs() < 1e-9, "busy {busy}");
+    assert!((busy - 22.5).abs() < 1e-9, "busy {busy}");
     assert_eq!(snap.gpu_passes.len(), 2);
     let scene = &snap.gpu_passes[1];
     assert_eq!(scene.label, "scene");
     assert_eq!(scene.last, ms(4));
     assert_eq!(scene.max, ms(4));
     assert_eq!(scene.mean, Duration::from_micros(3_500));
+}
+
+/// Every other frame's GPU result missing (ring full, readback late): the busy share is that of
+/// the frames timed, not diluted by the missing ones.
+#[test]
+fn missing_gpu_results_do_not_dilute_the_busy_share() {
+    let (mut s, clock) = sampler(no_warmup());
+    for i in 0..100 {
+        frame(&mut s, &clock, ms(1), ms(20));
+        if i % 2 == 0 {
+            s.record_gpu_frame(clock.now(), [("scene", ms(4))]);
+        }
+    }
+    let busy = s.snapshot().gpu_busy_percent.expect("results");
+    assert!(
+        (busy - 20.0).abs() < 1e-6,
+        "4 ms at 50 frames a second: busy {busy}, not 10"
+    );
 }
 
 /// 240 GPU frames a second of 2 ms each keep the GPU 48 % busy: more results than the

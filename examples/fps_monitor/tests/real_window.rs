@@ -124,6 +124,12 @@ fn wgpu_on_lavapipe_reads_frames_resources_and_gpu_passes() {
         max_fps <= 1e3 / gpu_frame_ms.max(frame_ms) * 1.0001,
         "MAX FPS {max_fps} with {gpu_frame_ms} ms of GPU a frame: {json}"
     );
+    assert_eq!(
+        json["gpu_busy_source"].as_str(),
+        Some("timestamps"),
+        "{json}"
+    );
+    assert!(json["gpu_dropped_frames"].is_u64(), "{json}");
     let expected_side = if gpu_frame_ms > frame_ms {
         "GPU"
     } else {
