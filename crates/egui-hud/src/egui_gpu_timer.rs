@@ -40,7 +40,13 @@ struct FrameStamps {
     egui_scope: Option<GpuScope>,
     /// Frames whose stamps are all recorded and that the next egui encoder resolves.
     to_resolve: Vec<FrameId>,
+    /// The HUD's own drawing in the open frame, inside egui's pass.
+    hud_scope: Option<GpuScope>,
 }
+
+/// The label of the HUD's own drawing in a frame's results: nested in egui's pass, taken out of
+/// it and out of the app's GPU total, shown apart in the hover.
+pub(crate) const HUD_PASS_LABEL: &str = "egui-hud";
 
 impl EguiGpuTimer {
     /// Creates the timer for `device` and shares it through `ctx`. The device must have been
@@ -144,8 +150,38 @@ impl EguiGpuTimer {
         }
     }
 
-    /// Hands every GPU result that has arrived to `record` as labelled durations; a frame whose
-    /// passes were all rejected is skipped. Never blocks.
+    /// Brackets the HUD's own drawing (its layer, `layer`) with stamps inside egui's pass, in a
+    /// frame the timer times: call it before the HUD draws, and the returned closure after.
+    /// Without in-pass timestamps, or in a frame not timed, both do nothing.
+    pub(crate) fn bracket_hud_layer(
+        &self,
+        ctx: &egui::Context,
+        layer: egui::LayerId,
+    ) -> Option<impl FnOnce(&egui::Context) + use<>> {
+        if !self.frame.lock().armed || !self.timer.support().can_write_inside_passes() {
+            return None;
+        }
+        let rect = ctx.content_rect();
+        let begin = HudStamp {
+            shared: self.clone(),
+            begins: true,
+        };
+        ctx.layer_painter(layer)
+            .add(egui_wgpu::Callback::new_paint_callback(rect, begin));
+        let shared = self.clone();
+        Some(move |ctx: &egui::Context| {
+            let end = HudStamp {
+                shared,
+                begins: false,
+            };
+            ctx.layer_painter(layer)
+                .add(egui_wgpu::Callback::new_paint_callback(rect, end));
+        })
+    }
+
+    /// Hands every GPU result that has arrived to `record` as labelled durations, with the
+    /// HUD's own drawing taken out of egui's pass and handed apart; a frame whose passes were
+    /// all rejected is skipped. Never blocks.
     ///
     /// `poll_device`: also poll the device (without waiting) first. Only a frame the HUD asked
     /// for to collect results needs it: in an app that draws, egui's submit every frame lets
@@ -153,7 +189,10 @@ impl EguiGpuTimer {
     pub(crate) fn drain(
         &self,
         poll_device: bool,
-        mut record: impl FnMut(&mut dyn Iterator<Item = (&str, std::time::Duration)>),
+        mut record: impl FnMut(
+            &mut dyn Iterator<Item = (&str, std::time::Duration)>,
+            Option<std::time::Duration>,
+        ),
     ) {
         if poll_device
             && self.timer.has_pending()
@@ -165,7 +204,18 @@ impl EguiGpuTimer {
             if result.passes.is_empty() {
                 return;
             }
-            record(&mut labelled_durations(result));
+            let hud = result
+                .passes
+                .iter()
+                .find(|pass| &*pass.label == HUD_PASS_LABEL)
+                .and_then(|pass| std::time::Duration::try_from_secs_f64(pass.duration_secs).ok());
+            let mut app_passes = labelled_durations(result)
+                .filter(|(label, _)| *label != HUD_PASS_LABEL)
+                .map(|(label, duration)| {
+                    let hud_part = hud.filter(|_| label == EGUI_PASS_LABEL).unwrap_or_default();
+                    (label, duration.saturating_sub(hud_part))
+                });
+            record(&mut app_passes, hud);
         });
     }
 
@@ -235,6 +285,36 @@ impl egui_wgpu::CallbackTrait for BeginStamp {
     }
 }
 
+/// Painted first and last on the HUD's layer: opens and closes the HUD's own scope inside
+/// egui's pass.
+struct HudStamp {
+    shared: EguiGpuTimer,
+    begins: bool,
+}
+
+impl egui_wgpu::CallbackTrait for HudStamp {
+    fn paint(
+        &self,
+        _info: egui::PaintCallbackInfo,
+        render_pass: &mut wgpu::RenderPass<'static>,
+        _resources: &egui_wgpu::CallbackResources,
+    ) {
+        let mut stamps = self.shared.frame.lock();
+        let timer = &self.shared.timer;
+        if self.begins {
+            // Only inside egui's own scope: a frame not timed has no open frame.
+            if stamps.egui_scope.is_some()
+                && let Some(frame) = stamps.open
+            {
+                stamps.hud_scope =
+                    timer.begin_scope_in_render_pass(frame, HUD_PASS_LABEL, render_pass);
+            }
+        } else if let Some(scope) = stamps.hud_scope.take() {
+            timer.end_scope_in_render_pass(&scope, render_pass);
+        }
+    }
+}
+
 /// Painted last (debug layer): closes egui's pass scope inside the pass.
 struct EndStamp {
     shared: EguiGpuTimer,
@@ -256,6 +336,8 @@ impl egui_wgpu::CallbackTrait for EndStamp {
         if let Some(frame) = stamps.open.take() {
             stamps.to_resolve.push(frame);
         }
+        // A HUD scope left open (its end was not painted) is rejected as unfinished.
+        stamps.hud_scope = None;
         stamps.armed = false;
     }
 }
@@ -272,7 +354,7 @@ pub fn record_gpu_results(ctx: &egui::Context, result: &gpu_timing::GpuFrameResu
     let viewport = ctx.viewport_id();
     ctx.with_plugin::<crate::frame_plugin::FramePlugin, _>(|plugin| {
         if let Some(hud) = plugin.hud_mut_if_used(viewport) {
-            hud.record_gpu_frame(labelled_durations(result));
+            hud.record_gpu_frame(labelled_durations(result), None);
         }
     });
 }

@@ -106,11 +106,14 @@ impl FpsMonitor {
             anchor,
             offset,
             started,
+            #[cfg(feature = "wgpu")]
+            gpu_timer,
         }) = FramePlugin::with(ctx, |plugin, added| plugin.begin_draw(ctx, &self, added))
         else {
             return;
         };
-        let area = egui::Area::new(egui::Id::unique(("egui_hud_area", viewport)))
+        let area_id = egui::Id::unique(("egui_hud_area", viewport));
+        let area = egui::Area::new(area_id)
             .order(egui::Order::Foreground)
             .anchor(anchor, offset)
             // A fade-in asks for immediate repaints for 0.2 s: frames the HUD would then count.
@@ -128,7 +131,16 @@ impl FpsMonitor {
         if resized {
             ctx.request_discard("egui-hud: the HUD changed size");
         }
+        // On wgpu, the HUD's own GPU drawing is stamped apart and left out of the app's.
+        #[cfg(feature = "wgpu")]
+        let close_gpu_stamps = gpu_timer.and_then(|gpu| {
+            gpu.bracket_hud_layer(ctx, egui::LayerId::new(egui::Order::Foreground, area_id))
+        });
         area.show(ctx, |ui| view.ui(ui, readout_id));
+        #[cfg(feature = "wgpu")]
+        if let Some(close) = close_gpu_stamps {
+            close(ctx);
+        }
         FramePlugin::with(ctx, |plugin, _| {
             plugin.end_draw(viewport, view, resized, started);
         });
@@ -143,6 +155,9 @@ pub(crate) struct HudDraw {
     pub(crate) offset: egui::Vec2,
     /// The HUD's stamp when it began this pass's work; `None` when no frame is being timed.
     pub(crate) started: Option<Duration>,
+    /// The GPU timer, on the root viewport of a wgpu app after `install`.
+    #[cfg(feature = "wgpu")]
+    pub(crate) gpu_timer: Option<crate::EguiGpuTimer>,
 }
 
 impl FramePlugin {
@@ -209,6 +224,11 @@ impl FramePlugin {
             anchor: hud.config.anchor,
             offset: hud.config.offset,
             started,
+            #[cfg(feature = "wgpu")]
+            gpu_timer: self
+                .gpu_timer
+                .clone()
+                .filter(|_| viewport == egui::ViewportId::ROOT),
         })
     }
 
@@ -245,7 +265,7 @@ impl FramePlugin {
             let hud = self.hud_mut(viewport);
             let apps = hud.frame_is_apps();
             if ctx.current_pass_index() == 0 {
-                gpu.drain(!apps, |passes| hud.record_gpu_frame(passes));
+                gpu.drain(!apps, |passes, own| hud.record_gpu_frame(passes, own));
             }
             gpu.stamp_frame(ctx, apps);
             hud.unavailable_passes = gpu.unavailable_passes();

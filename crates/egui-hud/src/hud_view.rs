@@ -451,6 +451,12 @@ fn hover_text(snapshot: &Snapshot) -> String {
             format_duration(gpu)
         ));
     }
+    if let Some(cost) = snapshot.gpu_overlay_cost {
+        lines.push(format!(
+            "HUD GPU {} per frame (left out of GPU)",
+            format_duration(cost)
+        ));
+    }
     if snapshot.gpu_dropped_frames > 0 {
         lines.push(format!(
             "{} GPU frames not timed (the timer's ring was full or a readback came late)",

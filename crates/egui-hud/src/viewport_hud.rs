@@ -37,6 +37,8 @@ pub(crate) struct ViewportHud {
     pub(crate) unavailable_passes: &'static [&'static str],
     /// GPU frames the timer could not time, from its statistics.
     pub(crate) gpu_dropped_frames: u64,
+    /// The HUD's own GPU drawing in the latest timed frame (left out of the app's GPU time).
+    gpu_overlay_cost: Option<Duration>,
     config_error_logged: bool,
 }
 
@@ -67,6 +69,7 @@ impl Default for ViewportHud {
             visibility: Visibility::default(),
             unavailable_passes: &[],
             gpu_dropped_frames: 0,
+            gpu_overlay_cost: None,
             config_error_logged: false,
         }
     }
@@ -194,6 +197,7 @@ impl ViewportHud {
             snapshot.apply_resources(&resources.request());
         }
         snapshot.gpu_dropped_frames = self.gpu_dropped_frames;
+        snapshot.gpu_overlay_cost = self.gpu_overlay_cost;
         if let Some(view) = &mut self.view {
             view.set_plot(sampler.retained_draws(), snapshot.budget);
             view.set_readouts(&snapshot, self.unavailable_passes);
@@ -249,7 +253,11 @@ impl ViewportHud {
     pub(crate) fn record_gpu_frame<'a>(
         &mut self,
         passes: impl IntoIterator<Item = (&'a str, Duration)>,
+        own: Option<Duration>,
     ) {
+        if own.is_some() {
+            self.gpu_overlay_cost = own;
+        }
         let now = self.clock.now();
         if let Some(sampler) = &mut self.sampler {
             sampler.record_gpu_frame(now, passes);

@@ -8,6 +8,7 @@
 
 use std::sync::Arc;
 
+use egui_hud::profiler_core::Snapshot;
 use egui_hud::{EguiGpuTimer, FpsMonitor};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
@@ -114,6 +115,19 @@ thread_local! {
     static TIMER: std::cell::RefCell<Option<EguiGpuTimer>> = const { std::cell::RefCell::new(None) };
 }
 
+/// The HUD's own drawing is timed in its own scope, inside egui's pass, and left out of the
+/// app's GPU time: no pass under its label, and its time on the side.
+fn assert_the_huds_gpu_time_is_apart(snapshot: &Snapshot, labels: &[&str]) {
+    assert!(
+        !labels.contains(&"egui-hud"),
+        "the HUD's scope is not an app pass: {labels:?}"
+    );
+    let Some(hud_gpu) = snapshot.gpu_overlay_cost else {
+        panic!("the HUD's own GPU time is measured: {snapshot:?}");
+    };
+    assert!(hud_gpu > std::time::Duration::ZERO, "{hud_gpu:?}");
+}
+
 #[test]
 fn egui_and_app_passes_are_timed_and_a_hidden_hud_takes_no_slots() {
     let Some(render_state) = render_state_with_timestamps() else {
@@ -171,6 +185,7 @@ fn egui_and_app_passes_are_timed_and_a_hidden_hud_takes_no_slots() {
         Some(gpu_frame) >= egui_mean,
         "a frame's GPU time includes its egui pass"
     );
+    assert_the_huds_gpu_time_is_apart(&snapshot, &labels);
     assert!(
         harness.query_all_by_label_contains("GPU ").next().is_some(),
         "the GPU row is shown"

@@ -231,6 +231,29 @@ impl GpuTimer {
         })
     }
 
+    /// Opens a scope with a stamp written inside a render pass (from a paint callback's
+    /// `paint`), to time part of a pass: one layer of egui's, for instance. Close it with
+    /// [`Self::end_scope_in_render_pass`] in the same pass. Needs
+    /// `TIMESTAMP_QUERY_INSIDE_PASSES`; `None` without it and in the cases of
+    /// [`Self::pass_timestamps`]. One lock.
+    pub fn begin_scope_in_render_pass(
+        &self,
+        frame: FrameId,
+        label: &str,
+        render_pass: &mut wgpu::RenderPass<'_>,
+    ) -> Option<GpuScope> {
+        if !self.shared.support.can_write_inside_passes() {
+            return None;
+        }
+        let (query_set, pair) = self.reserve_pair(frame, label, false)?;
+        render_pass.write_timestamp(&query_set, pair * 2);
+        Some(GpuScope {
+            frame,
+            query_set,
+            pair,
+        })
+    }
+
     /// Closes `scope` with a stamp written inside a render pass (egui's: from a paint callback's
     /// `paint` on the top layer). Needs `TIMESTAMP_QUERY_INSIDE_PASSES`.
     ///

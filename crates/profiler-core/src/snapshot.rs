@@ -64,6 +64,10 @@ pub struct Snapshot {
     pub gpu_process_busy_percent: Option<f64>,
     /// The counter behind [`Snapshot::gpu_process_busy_percent`], e.g. `"NVML"`.
     pub gpu_process_source: Option<&'static str>,
+    /// GPU time of the HUD's own drawing in the latest timed frame, measured in its own scope
+    /// and already left out of [`Snapshot::gpu_frame`] and the passes. Set by the integration
+    /// that draws the HUD; `None` where it cannot be timed.
+    pub gpu_overlay_cost: Option<Duration>,
     /// GPU frames the timer could not time (its ring was full or a readback came late), since
     /// the timer was installed. Set by the integration that owns the timer; 0 without one.
     pub gpu_dropped_frames: u64,
@@ -115,6 +119,7 @@ impl Snapshot {
             gpu_busy_source: None,
             gpu_process_busy_percent: None,
             gpu_process_source: None,
+            gpu_overlay_cost: None,
             gpu_dropped_frames: 0,
             gpu_passes: Vec::new(),
             bound: None,
