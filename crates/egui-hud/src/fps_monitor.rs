@@ -22,8 +22,9 @@ use crate::viewport_hud::ViewportHud;
 /// frames caused only by its own requests are left out of every readout.
 ///
 /// To know which frames the app asked for, the HUD sets the context's repaint observer
-/// ([`egui::Context::set_repaint_observer`]) when it is first shown. egui allows one: an app or
-/// integration that sets its own afterwards replaces the HUD's, which the HUD notices at its
+/// ([`egui::Context::set_repaint_observer`]) when it is first shown, replacing one set before
+/// (egui allows one and cannot chain them). An app or integration that sets its own afterwards
+/// replaces the HUD's, which the HUD notices at its
 /// next refresh and logs once; it then takes frames that land on its own refresh time for its
 /// own (as if no app request were due) and no longer waits for the app's frames.
 pub fn fps_monitor(ctx: &egui::Context) {
@@ -163,7 +164,8 @@ pub(crate) struct HudDraw {
 impl FramePlugin {
     /// The HUD's work for this pass before drawing: claims the pass (a second call draws
     /// nothing), starts the sampler, collects GPU results, refreshes the readouts when due, and
-    /// hands out the view. `None` outside a pass or for a second call.
+    /// hands out the view. `None` outside a pass, for a second call, and for the call that
+    /// registered the plugin.
     fn begin_draw(
         &mut self,
         ctx: &egui::Context,
@@ -171,11 +173,10 @@ impl FramePlugin {
         added: bool,
     ) -> Option<HudDraw> {
         let viewport = ctx.viewport_id();
-        if added {
-            // Registered during this pass: its hooks missed the pass's start, not its end.
-            self.begin_pass_late(viewport);
-        } else if !self.in_pass_of(viewport) {
-            // eframe's `App::logic` for a hidden window: nothing is drawn, nothing to time.
+        if added || !self.in_pass_of(viewport) {
+            // Outside a pass (eframe's `App::logic` for a hidden window) nothing is drawn. A call
+            // that just registered the plugin cannot tell, so it only registers: the HUD appears
+            // from the next pass, whose hooks the plugin sees.
             return None;
         }
         let hud = self.hud_mut(viewport);

@@ -4,6 +4,18 @@ use profiler_core::FrameOrigin;
 /// for: integrations wake on time or late, a timer rarely a little early.
 const HUD_DUE_TOLERANCE_SECS: f64 = 0.002;
 
+/// How the integration has been running a viewport's frames, as the last frame showed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Pacing {
+    /// Frames come when something asks for them (eframe, egui-winit): a frame at the HUD's
+    /// deadline with nothing else to it is the HUD's.
+    #[default]
+    OnRequest,
+    /// The last frame came though nobody asked for it: the integration runs frames on its own
+    /// (game engines, custom loops), so a frame at the HUD's deadline would have run anyway.
+    OnItsOwn,
+}
+
 /// What the hooks saw of one frame, as plain data: everything that decides whose frame it is.
 ///
 /// Gathered by [`crate::frame_plugin::FramePlugin`]: events and window state from the first
@@ -26,6 +38,8 @@ pub(crate) struct FrameFacts {
     pub(crate) app_requests_due: Option<u32>,
     /// When the frame the HUD asked for falls due, if it asked for one since the last frame.
     pub(crate) hud_deadline_secs: Option<f64>,
+    /// How the integration ran the previous frame.
+    pub(crate) pacing: Pacing,
 }
 
 impl FrameFacts {
@@ -34,18 +48,32 @@ impl FrameFacts {
     /// nobody asked for is the app's: engine loops and custom integrations run frames on their
     /// own.
     pub(crate) fn origin(&self) -> FrameOrigin {
-        let hud_due = self
-            .hud_deadline_secs
-            .is_some_and(|due| self.time_secs + HUD_DUE_TOLERANCE_SECS >= due);
-        let app_cause = self.has_events
-            || self.window_changed
-            || self.immediate_request_last_pass
-            || self.app_requests_due.is_some_and(|due| due > 0);
-        if hud_due && !app_cause {
+        if self.hud_due() && !self.app_cause() && self.pacing == Pacing::OnRequest {
             FrameOrigin::SelfInduced
         } else {
             FrameOrigin::App
         }
+    }
+
+    /// How this frame shows the integration runs frames: on its own when nobody asked for it.
+    pub(crate) fn pacing(&self) -> Pacing {
+        if self.hud_due() || self.app_cause() {
+            Pacing::OnRequest
+        } else {
+            Pacing::OnItsOwn
+        }
+    }
+
+    fn hud_due(&self) -> bool {
+        self.hud_deadline_secs
+            .is_some_and(|due| self.time_secs + HUD_DUE_TOLERANCE_SECS >= due)
+    }
+
+    fn app_cause(&self) -> bool {
+        self.has_events
+            || self.window_changed
+            || self.immediate_request_last_pass
+            || self.app_requests_due.is_some_and(|due| due > 0)
     }
 
     /// The frame's invalidations (INV): the app's requests that fell due for it, at least one
@@ -76,7 +104,7 @@ mod tests {
             hud_deadline_secs: Some(10.0),
             ..base
         };
-        let table: [(&str, FrameFacts, FrameOrigin); 12] = [
+        let table: [(&str, FrameFacts, FrameOrigin); 13] = [
             ("idle app, the HUD's tick falls due", hud_due, SelfInduced),
             (
                 "the tick, woken 1 ms early by the integration",
@@ -95,6 +123,14 @@ mod tests {
                 App,
             ),
             ("engine loop: nobody asked, no tick pending", base, App),
+            (
+                "slow engine loop: its frame lands on the tick's time",
+                FrameFacts {
+                    pacing: Pacing::OnItsOwn,
+                    ..hud_due
+                },
+                App,
+            ),
             (
                 "animating app (its immediate request) at the tick's time",
                 FrameFacts {
@@ -161,6 +197,22 @@ mod tests {
         for (situation, facts, expected) in table {
             assert_eq!(facts.origin(), expected, "{situation}");
         }
+    }
+
+    #[test]
+    fn a_frame_nobody_asked_for_shows_an_integration_running_its_own_frames() {
+        let base = at_ten_seconds();
+        assert_eq!(base.pacing(), Pacing::OnItsOwn);
+        let tick = FrameFacts {
+            hud_deadline_secs: Some(10.0),
+            ..base
+        };
+        assert_eq!(tick.pacing(), Pacing::OnRequest);
+        let animating = FrameFacts {
+            immediate_request_last_pass: true,
+            ..base
+        };
+        assert_eq!(animating.pacing(), Pacing::OnRequest);
     }
 
     #[test]

@@ -18,8 +18,10 @@ pub(crate) struct FrameInProgress {
     /// Filled as the hooks learn them; `origin` is set once they are all known.
     pub(crate) facts: FrameFacts,
     pub(crate) origin: Option<FrameOrigin>,
-    /// The HUD's own time: its drawing, its bookkeeping, immediate child viewports.
+    /// The HUD's own time: its drawing and its bookkeeping.
     measured_cost: Duration,
+    /// Immediate child viewports' frames, run inside this one: neither the app's nor the HUD's.
+    nested_cost: Duration,
     measured_intervals: u32,
     clock_reads: u32,
     /// When the immediate child viewport that runs now began.
@@ -38,6 +40,7 @@ impl FrameInProgress {
             facts,
             origin: None,
             measured_cost: Duration::ZERO,
+            nested_cost: Duration::ZERO,
             measured_intervals: 0,
             clock_reads: 1,
             nested_since: None,
@@ -67,8 +70,16 @@ impl FrameInProgress {
     /// The child viewport's pass ended: its time is not this frame's.
     pub(crate) fn end_nested(&mut self, clock: &dyn Clock) {
         if let Some(since) = self.nested_since.take() {
-            self.add_cost_since(clock, since);
+            let now = self.stamp(clock);
+            self.nested_cost = self.nested_cost.saturating_add(now.saturating_sub(since));
+            // A measured interval all the same: it holds one clock read's cost.
+            self.measured_intervals += 1;
         }
+    }
+
+    /// Immediate child viewports' time in this frame (see [`FrameInProgress::begin_nested`]).
+    pub(crate) fn nested_cost(&self) -> Duration {
+        self.nested_cost
     }
 
     /// The HUD had egui redo this frame's pass: all of it so far is the HUD's doing, so the
@@ -76,12 +87,13 @@ impl FrameInProgress {
     pub(crate) fn restart_after_discard(&mut self, clock: &dyn Clock) {
         self.started = clock.now();
         self.measured_cost = Duration::ZERO;
+        self.nested_cost = Duration::ZERO;
         self.measured_intervals = 0;
         self.clock_reads = 1;
         self.discard_requested = false;
     }
 
-    /// The time in the frame that is not the app's: the measured intervals, and one clock read
+    /// The HUD's own time in the frame: its measured intervals, and one clock read
     /// (`read_cost`) for each read not inside one of them. The frame's first read is outside
     /// the frame whichever side of the stamp a read's cost falls, and each interval holds one.
     pub(crate) fn hud_cost(&self, read_cost: Duration) -> Duration {

@@ -76,14 +76,6 @@ impl FramePlugin {
         self.huds.get(&viewport)
     }
 
-    /// Records the pass in progress of `viewport` when the plugin was registered during it.
-    pub(crate) fn begin_pass_late(&mut self, viewport: egui::ViewportId) {
-        self.passes.push(Pass {
-            viewport,
-            egui_redoes_discards: false,
-        });
-    }
-
     /// Whether a pass of `viewport` is in progress (eframe calls `App::logic` for a hidden
     /// window outside any pass).
     pub(crate) fn in_pass_of(&self, viewport: egui::ViewportId) -> bool {
@@ -106,9 +98,11 @@ impl FramePlugin {
             immediate_request_last_pass: ctx.requested_repaint_last_pass_for(&viewport),
             app_requests_due,
             hud_deadline_secs: hud.tick.take_deadline(),
+            pacing: hud.pacing,
             ..frame.facts
         };
         frame.origin = Some(frame.facts.origin());
+        hud.pacing = frame.facts.pacing();
     }
 }
 
@@ -156,10 +150,19 @@ impl egui::Plugin for FramePlugin {
         let Some(pass) = self.passes.pop() else {
             return;
         };
-        let viewport = pass.viewport;
-        if let Some((frame, clock)) = self.parent_frame(viewport) {
+        self.end_pass(ctx, output, pass);
+        // Closed last: this pass's bookkeeping above is not its parent's frame time either.
+        if let Some((frame, clock)) = self.parent_frame(pass.viewport) {
             frame.end_nested(clock);
         }
+    }
+}
+
+impl FramePlugin {
+    /// The end of `pass`: a redone pass restarts its frame; a final one records it and asks
+    /// for the next refresh.
+    fn end_pass(&mut self, ctx: &egui::Context, output: &mut egui::FullOutput, pass: Pass) {
+        let viewport = pass.viewport;
         if self
             .huds
             .get(&viewport)
@@ -203,9 +206,7 @@ impl egui::Plugin for FramePlugin {
             );
         }
     }
-}
 
-impl FramePlugin {
     /// The frame in progress of the viewport whose pass `viewport`'s pass runs inside (an
     /// immediate child viewport's parent), with its clock.
     fn parent_frame(

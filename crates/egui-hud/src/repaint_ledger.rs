@@ -17,10 +17,13 @@ const DUE_TOLERANCE_SECS: f64 = 0.002;
 ///
 /// Requests made before a frame began wake that frame; requests made while it runs (egui's own
 /// in its input handling included) wake the next one. Due times are on egui's clock: the time of
-/// the frame a request was made in, plus its delay. The HUD's own requests go through
+/// the frame a request was made in, plus its delay (a request from another thread between
+/// frames: the latest frame's time, so it is never taken for later than it is). The HUD's own requests go through
 /// [`crate::tick`], which announces them, so they never count as the app's.
 ///
-/// Only one observer can be set per context. If an integration or the app replaces the HUD's,
+/// Only one observer can be set per context, and egui offers no way to read or chain the one
+/// in place: an observer set before the HUD is first shown is replaced. If an integration or
+/// the app replaces the HUD's afterwards,
 /// the HUD notices at its next own request (the observer did not see it): it logs once and
 /// classifies frames without the app's requests, as if none were due (see
 /// [`crate::frame_facts::FrameFacts`]).
@@ -91,12 +94,13 @@ impl RequestSet {
         }
     }
 
-    fn merge(&mut self, other: &Self) {
+    /// Adds `other`'s requests, their due times moved by `base_secs`.
+    fn merge(&mut self, other: &Self, base_secs: f64) {
         self.immediate = self.immediate.saturating_add(other.immediate);
         self.untracked = self.untracked.saturating_add(other.untracked);
         for &due in &other.due_secs[..other.delayed] {
             if self.delayed < MAX_DELAYED {
-                self.due_secs[self.delayed] = due;
+                self.due_secs[self.delayed] = base_secs + due;
                 self.delayed += 1;
             } else {
                 self.untracked = self.untracked.saturating_add(1);
@@ -142,10 +146,12 @@ impl RepaintLedger {
             requests.own_seen = true;
             return;
         }
-        let base_secs = requests.frame_time_secs;
         if requests.in_frame {
-            requests.next.add(info.delay, base_secs);
+            // Dated when the frame closes: its time is not known before its first pass.
+            requests.next.add(info.delay, 0.0);
         } else {
+            // Between frames (another thread): the latest frame's time, early rather than late.
+            let base_secs = requests.frame_time_secs;
             requests.waking.add(info.delay, base_secs);
         }
     }
@@ -175,7 +181,7 @@ impl RepaintLedger {
         let requests = ledger.viewport(viewport);
         requests.in_frame = false;
         let next = std::mem::take(&mut requests.next);
-        requests.waking.merge(&next);
+        requests.waking.merge(&next, requests.frame_time_secs);
         requests.waking.soonest_due_secs(requests.frame_time_secs)
     }
 

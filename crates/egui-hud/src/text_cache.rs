@@ -45,7 +45,7 @@ impl TextCache {
 
     /// Adds `text` at `pos` in `colour` to `shapes`, a character at a time, and returns its
     /// size. A character whose advance differs from the others' (a fallback font in a
-    /// monospace run) lays the whole text out instead.
+    /// monospace run) lays the whole text out instead, without keeping it.
     pub(crate) fn place(
         &mut self,
         painter: &egui::Painter,
@@ -61,8 +61,10 @@ impl TextCache {
             let galley = self.char(painter, c, font);
             let glyph = galley.size();
             if *advance.get_or_insert(glyph.x) != glyph.x {
+                // Laid out whole, and not kept: values change at every refresh.
                 shapes.truncate(first);
-                let whole = self.word(painter, text, font);
+                let whole =
+                    painter.layout_no_wrap(text.to_owned(), font.clone(), Color32::PLACEHOLDER);
                 let whole_size = whole.size();
                 shapes.push(egui::Shape::galley(pos, whole, colour));
                 return whole_size;

@@ -3,7 +3,7 @@ use std::time::Duration;
 
 use profiler_core::{Clock, FrameRecord, FrameSampler, MonotonicClock, ResourceMonitor, Snapshot};
 
-use crate::frame_facts::FrameFacts;
+use crate::frame_facts::{FrameFacts, Pacing};
 use crate::frame_in_progress::FrameInProgress;
 use crate::hud_config::HudConfig;
 use crate::hud_view::HudView;
@@ -26,6 +26,8 @@ pub(crate) struct ViewportHud {
     sampler: Option<FrameSampler>,
     pub(crate) frame: Option<FrameInProgress>,
     pub(crate) tick: Tick,
+    /// How the integration ran the last frame (see [`Pacing`]).
+    pub(crate) pacing: Pacing,
     /// `None` while `fps_monitor` has it out to draw.
     pub(crate) view: Option<HudView>,
     pub(crate) displayed: Option<Snapshot>,
@@ -62,6 +64,7 @@ impl Default for ViewportHud {
             sampler: None,
             frame: None,
             tick: Tick::default(),
+            pacing: Pacing::default(),
             view: Some(HudView::default()),
             displayed: None,
             refresh_hz: None,
@@ -233,6 +236,7 @@ impl ViewportHud {
             invalidations: frame.facts.invalidations(),
             origin: frame.origin.unwrap_or_default(),
             overlay_cost: frame.hud_cost(self.read_cost),
+            excluded: frame.nested_cost(),
         });
         frame.drawn
     }

@@ -134,7 +134,11 @@ fn draw_for(duration: Duration) {
 /// Behaviour 1: An engine-style loop asks for nothing; its frames are the app's all the same.
 #[test]
 fn an_engine_loop_is_measured() {
-    for period in [Duration::from_millis(10), Duration::ZERO] {
+    for period in [
+        Duration::from_millis(10),
+        Duration::ZERO,
+        Duration::from_millis(100),
+    ] {
         let mut engine = RealLoop::new(Schedule::Every(period));
         let mut app = |ui: &mut egui::Ui| {
             ui.label("engine");

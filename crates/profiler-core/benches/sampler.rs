@@ -54,6 +54,7 @@ fn record_frame(c: &mut Criterion) {
                 invalidations: 1,
                 origin: FrameOrigin::App,
                 overlay_cost: Duration::from_micros(15),
+                excluded: Duration::ZERO,
             })));
             t += Duration::from_micros(16_667);
         });

@@ -28,4 +28,8 @@ pub struct FrameRecord {
     /// Time the HUD spent drawing itself inside this frame; subtracted from the draw time so the
     /// HUD does not measure itself. Default zero.
     pub overlay_cost: Duration,
+    /// Time inside the frame that is neither the app's nor the HUD's (an immediate child
+    /// viewport's frame, run inside its parent's pass); subtracted from the draw time, not
+    /// reported as the HUD's. Default zero.
+    pub excluded: Duration,
 }

@@ -35,6 +35,9 @@ pub struct FrameSampler {
     last_draw_start: Option<Duration>,
     /// The latest present of a warm-up frame: where the first counted interval begins.
     warmup_present: Option<u64>,
+    /// The newest present the ring has evicted: the start of the first interval when the ring
+    /// holds less than a window (over 1024 presents a second).
+    evicted_present: Option<u64>,
     invalidation_sum: u64,
     overlay_sum_nanos: u64,
     presents: SampleRing<u64>,
@@ -88,6 +91,7 @@ impl FrameSampler {
             draw_sum_nanos: 0,
             last_draw_start: None,
             warmup_present: None,
+            evicted_present: None,
             invalidation_sum: 0,
             overlay_sum_nanos: 0,
             presents: SampleRing::with_capacity(PRESENT_CAPACITY),
@@ -191,7 +195,11 @@ impl FrameSampler {
 
         let overlay = frame.overlay_cost.min(raw_draw);
         let sample = DrawSample {
-            draw_nanos: nanos(raw_draw.saturating_sub(overlay)),
+            draw_nanos: nanos(
+                raw_draw
+                    .saturating_sub(overlay)
+                    .saturating_sub(frame.excluded),
+            ),
             overlay_nanos: nanos(overlay),
             invalidations: frame.invalidations,
         };
@@ -203,8 +211,10 @@ impl FrameSampler {
         self.draw_sum_nanos += u128::from(sample.draw_nanos);
         self.overlay_sum_nanos += sample.overlay_nanos;
         self.invalidation_sum += u64::from(sample.invalidations);
-        if let Some(at) = present {
-            self.presents.push(nanos(at));
+        if let Some(at) = present
+            && let Some(evicted) = self.presents.push(nanos(at))
+        {
+            self.evicted_present = Some(evicted);
         }
         FrameVerdict::Counted
     }
@@ -264,6 +274,7 @@ impl FrameSampler {
         self.draw_sum_nanos = 0;
         self.last_draw_start = None;
         self.warmup_present = None;
+        self.evicted_present = None;
         self.invalidation_sum = 0;
         self.overlay_sum_nanos = 0;
         self.presents.clear();
@@ -353,12 +364,11 @@ impl FrameSampler {
     fn present_rate(&self, now: Duration) -> Option<PresentRate> {
         let window_nanos = nanos(self.config.present_window);
         let latest = self.presents.iter().next_back()?;
-        let window_start = latest.saturating_sub(window_nanos);
         // The presents of the window that ends at the latest one, and the one before them.
-        let mut before = self.warmup_present;
+        let mut before = self.evicted_present.or(self.warmup_present);
         let (mut count, mut first) = (0_u64, latest);
         for at in self.presents.iter() {
-            if at <= window_start {
+            if latest.saturating_sub(at) >= window_nanos {
                 before = Some(at);
             } else {
                 count += 1;

@@ -11,8 +11,9 @@ pub struct Snapshot {
     /// `1 / max(FRAME, GPU time per frame)`: the rate the slower side allows, clamped to the
     /// display refresh rate when it is known. Without GPU results, `1 / FRAME`.
     pub max_fps: Option<f64>,
-    /// Which side sets [`Snapshot::max_fps`]: [`Bound::Gpu`] when the GPU time per frame is
-    /// longer than FRAME, else [`Bound::Cpu`] (never [`Bound::Neither`]).
+    /// Which side's time gives [`Snapshot::max_fps`] before the display's clamp: [`Bound::Gpu`]
+    /// when the GPU time per frame is longer than FRAME, else [`Bound::Cpu`] (never
+    /// [`Bound::Neither`]). When MAX FPS equals the refresh rate, the display capped it.
     pub max_fps_set_by: Option<Bound>,
     /// The app's presents in the last second, per second of the time they span.
     ///

@@ -55,6 +55,7 @@ fn frame_with(
         invalidations,
         origin,
         overlay_cost: Duration::ZERO,
+        excluded: Duration::ZERO,
     });
     clock.advance(period.saturating_sub(draw));
     verdict
@@ -350,6 +351,7 @@ fn overlay_cost_is_subtracted_from_frame_and_reported() {
             invalidations: 1,
             origin: FrameOrigin::App,
             overlay_cost: ms(1),
+            excluded: Duration::ZERO,
         });
         clock.advance(ms(11));
     }

@@ -32,6 +32,7 @@ fn record() -> impl Strategy<Value = FrameRecord> {
                         FrameOrigin::App
                     },
                     overlay_cost: Duration::from_nanos(overlay),
+                    excluded: Duration::from_nanos(overlay / 2),
                 }
             },
         )
@@ -52,7 +53,10 @@ proptest! {
         for record in &records {
             if sampler.record_frame(*record) == profiler_core::FrameVerdict::Counted {
                 let draw = record.draw_end.saturating_sub(record.draw_start);
-                counted_draws.push(draw.saturating_sub(record.overlay_cost));
+                counted_draws.push(
+                    draw.saturating_sub(record.overlay_cost.min(draw))
+                        .saturating_sub(record.excluded),
+                );
             }
         }
         clock.set(Duration::from_nanos(now));

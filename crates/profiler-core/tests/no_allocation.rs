@@ -58,6 +58,7 @@ fn steady_state_recording_allocates_nothing() {
                     FrameOrigin::App
                 },
                 overlay_cost: Duration::from_micros(20),
+                excluded: Duration::ZERO,
             });
             sampler.record_gpu_frame(
                 draw_end,
