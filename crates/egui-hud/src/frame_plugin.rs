@@ -1,4 +1,4 @@
-use profiler_core::ResourceMonitor;
+use profiler_core::{FrameOrigin, ResourceMonitor};
 
 use crate::display_watch::DisplayWatch;
 use crate::frame_facts::FrameFacts;
@@ -85,6 +85,12 @@ impl FramePlugin {
     /// Decides whose frame the one in progress on `viewport` is, once its facts are known: in
     /// its first pass's `on_begin_pass`, else at the HUD's draw, else at the pass's end.
     pub(crate) fn classify(&mut self, ctx: &egui::Context, viewport: egui::ViewportId) {
+        // An immediate child viewport runs inside its parent's frame: when that frame is the
+        // HUD's own, so is the child's.
+        let parent_is_huds = self
+            .enclosing_viewport(viewport)
+            .and_then(|parent| self.huds.get(&parent)?.frame?.origin)
+            == Some(FrameOrigin::SelfInduced);
         let Some(hud) = self.huds.get_mut(&viewport) else {
             return;
         };
@@ -101,8 +107,21 @@ impl FramePlugin {
             pacing: hud.pacing,
             ..frame.facts
         };
-        frame.origin = Some(frame.facts.origin());
+        frame.origin = Some(if parent_is_huds {
+            FrameOrigin::SelfInduced
+        } else {
+            frame.facts.origin()
+        });
         hud.pacing = frame.facts.pacing();
+    }
+
+    /// The viewport whose pass `viewport`'s pass runs inside: an immediate child's parent.
+    fn enclosing_viewport(&self, viewport: egui::ViewportId) -> Option<egui::ViewportId> {
+        self.passes
+            .iter()
+            .rev()
+            .map(|pass| pass.viewport)
+            .find(|&other| other != viewport)
     }
 }
 
@@ -177,6 +196,7 @@ impl FramePlugin {
             && platform.requested_discard()
             && platform.num_completed_passes < max_passes;
         let gpu_results_pending = self.gpu_results_pending(viewport);
+        let nested = self.enclosing_viewport(viewport).is_some();
         let Some(hud) = self.huds.get_mut(&viewport) else {
             return;
         };
@@ -192,7 +212,10 @@ impl FramePlugin {
         let ended_at = frame.stamp(clock);
         let now_secs = frame.facts.time_secs;
         let app_due_secs = self.ledger.close_frame(viewport);
-        if hud.end_frame(ended_at) {
+        // An immediate child refreshes whenever its parent runs, and asks for no frame: the
+        // integration would repaint the parent window for it, a frame neither HUD could tell
+        // from the app's.
+        if hud.end_frame(ended_at) && !nested {
             hud.tick.schedule(
                 ctx,
                 viewport,

@@ -388,6 +388,88 @@ fn hud_on<C: Clock + 'static>(clock: &Arc<C>) -> FpsMonitor {
         .clock(Arc::clone(clock) as Arc<dyn Clock>)
 }
 
+/// An idle app with a HUD in its window and another in an immediate child viewport: eframe
+/// repaints the parent window for either viewport's request, so each HUD's refresh runs the
+/// other's frame. Neither may count the other's ticks as the app's frames.
+#[test]
+fn huds_in_a_parent_and_its_immediate_child_do_not_count_each_others_ticks() {
+    let child_id = egui::ViewportId::from_hash_of("child");
+    let clock = Arc::new(ManualClock::new());
+    let child_delay = Arc::new(Mutex::new(Duration::MAX));
+    let child_samples = Arc::new(Mutex::new(None::<usize>));
+    let ctx = egui::Context::default();
+    ctx.set_embed_viewports(false);
+    let time = Arc::new(Mutex::new(0.0_f64));
+    {
+        let (child_delay, time) = (Arc::clone(&child_delay), Arc::clone(&time));
+        egui::Context::set_immediate_viewport_renderer(move |ctx, mut viewport| {
+            let input = egui::RawInput {
+                viewport_id: viewport.ids.this,
+                viewports: std::iter::once((viewport.ids.this, egui::ViewportInfo::default()))
+                    .collect(),
+                time: Some(*time.lock()),
+                ..Default::default()
+            };
+            let mut output = ctx.run_ui(input, |ui| (viewport.viewport_ui_cb)(ui));
+            output.textures_delta.clear();
+            if let Some(v) = output.viewport_output.get(&viewport.ids.this) {
+                *child_delay.lock() = v.repaint_delay;
+            }
+        });
+    }
+    for frame in 0..400 {
+        let input = egui::RawInput {
+            time: Some(*time.lock()),
+            screen_rect: Some(egui::Rect::from_min_size(
+                egui::Pos2::ZERO,
+                egui::vec2(800.0, 600.0),
+            )),
+            ..Default::default()
+        };
+        *child_delay.lock() = Duration::MAX;
+        let mut output = ctx.run_ui(input, |ui| {
+            clock.advance(Duration::from_millis(2));
+            // The child window opens a little later than the app: its HUD's refreshes fall
+            // between the parent's.
+            if frame >= 3 {
+                let child_samples = Arc::clone(&child_samples);
+                let clock = Arc::clone(&clock);
+                ui.ctx().show_viewport_immediate(
+                    child_id,
+                    egui::ViewportBuilder::default(),
+                    move |ui, _| {
+                        clock.advance(Duration::from_millis(1));
+                        hud_on(&clock).show(ui.ctx());
+                        *child_samples.lock() = egui_hud::snapshot(ui.ctx()).map(|s| s.samples);
+                    },
+                );
+            }
+            hud_on(&clock).show(ui.ctx());
+        });
+        output.textures_delta.clear();
+        // eframe repaints the parent window for a request of either viewport.
+        let delay = output.viewport_output[&ROOT]
+            .repaint_delay
+            .min(*child_delay.lock());
+        let step = if delay == Duration::MAX {
+            1.0
+        } else {
+            delay.as_secs_f64().max(1.0 / 60.0)
+        };
+        *time.lock() += step;
+    }
+    let parent = egui_hud::snapshot(&ctx).expect("the parent's HUD reads");
+    assert_eq!(
+        parent.samples, 0,
+        "the parent counted the child's ticks: {parent:?}"
+    );
+    assert_eq!(
+        *child_samples.lock(),
+        Some(0),
+        "the child counted the parent's ticks"
+    );
+}
+
 /// Drives a context on simulated egui time, honouring egui's `repaint_delay` exactly: a frame
 /// runs when the soonest request falls due (or 1/60 s after an immediate one).
 struct SimLoop {
