@@ -28,7 +28,7 @@ impl DisplayWatch {
             asked_for: Arc::new(Mutex::new(None)),
         };
         watch.ask(ctx, None);
-        FramePlugin::with(ctx, |plugin, _| plugin.display_watch = Some(watch));
+        FramePlugin::with(ctx, |plugin| plugin.display_watch = Some(watch));
     }
 
     /// Called on the root viewport's refresh tick (the window handle given to `install` is its
@@ -63,7 +63,7 @@ impl DisplayWatch {
             .spawn(move || {
                 // An X11 round trip takes 3–36 ms: never on the UI thread.
                 let refresh_hz = query.refresh_hz();
-                FramePlugin::with(&ctx, |plugin, _| {
+                FramePlugin::with(&ctx, |plugin| {
                     plugin
                         .hud_mut(egui::ViewportId::ROOT)
                         .set_refresh_hz(refresh_hz);

@@ -76,7 +76,7 @@ impl EguiGpuTimer {
             device: device.clone(),
             frame: Arc::new(Mutex::new(FrameStamps::default())),
         };
-        crate::frame_plugin::FramePlugin::with(ctx, |plugin, _| {
+        crate::frame_plugin::FramePlugin::with(ctx, |plugin| {
             plugin.gpu_timer = Some(shared.clone());
         });
         Ok(shared)

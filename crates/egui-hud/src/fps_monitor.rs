@@ -109,7 +109,7 @@ impl FpsMonitor {
             started,
             #[cfg(feature = "wgpu")]
             gpu_timer,
-        }) = FramePlugin::with(ctx, |plugin, added| plugin.begin_draw(ctx, &self, added))
+        }) = FramePlugin::with(ctx, |plugin| plugin.begin_draw(ctx, &self))
         else {
             return;
         };
@@ -142,7 +142,7 @@ impl FpsMonitor {
         if let Some(close) = close_gpu_stamps {
             close(ctx);
         }
-        FramePlugin::with(ctx, |plugin, _| {
+        FramePlugin::with(ctx, |plugin| {
             plugin.end_draw(viewport, view, resized, started);
         });
     }
@@ -166,14 +166,9 @@ impl FramePlugin {
     /// nothing), starts the sampler, collects GPU results, refreshes the readouts when due, and
     /// hands out the view. `None` outside a pass, for a second call, and for the call that
     /// registered the plugin.
-    fn begin_draw(
-        &mut self,
-        ctx: &egui::Context,
-        monitor: &FpsMonitor,
-        added: bool,
-    ) -> Option<HudDraw> {
+    fn begin_draw(&mut self, ctx: &egui::Context, monitor: &FpsMonitor) -> Option<HudDraw> {
         let viewport = ctx.viewport_id();
-        if added || !self.in_pass_of(viewport) {
+        if !self.in_pass_of(viewport) {
             // Outside a pass (eframe's `App::logic` for a hidden window) nothing is drawn. A call
             // that just registered the plugin cannot tell, so it only registers: the HUD appears
             // from the next pass, whose hooks the plugin sees.
@@ -209,16 +204,7 @@ impl FramePlugin {
         if self.gpu_timing_unavailable {
             self.hud_mut(viewport).unavailable_passes = &[crate::install::EGUI_PASS_LABEL];
         }
-        let resources = self.resources.clone();
-        let hud = self.hud_mut(viewport);
-        if hud.tick.refresh_due(now_secs) {
-            hud.refresh(&resources);
-            if viewport == egui::ViewportId::ROOT
-                && let Some(watch) = &self.display_watch
-            {
-                watch.check(ctx);
-            }
-        }
+        self.refresh_if_due(ctx, viewport, now_secs);
         let hud = self.hud_mut(viewport);
         Some(HudDraw {
             view: hud.view.take().unwrap_or_default(),
@@ -307,7 +293,7 @@ pub fn snapshot(ctx: &egui::Context) -> Option<profiler_core::Snapshot> {
 /// every frame.
 pub fn set_refresh_rate(ctx: &egui::Context, refresh_hz: Option<f64>) {
     let viewport = ctx.viewport_id();
-    FramePlugin::with(ctx, |plugin, _| {
+    FramePlugin::with(ctx, |plugin| {
         plugin.hud_mut(viewport).set_refresh_hz(refresh_hz);
     });
 }

@@ -47,14 +47,12 @@ struct Pass {
 }
 
 impl FramePlugin {
-    /// Runs `f` on the plugin of `ctx`, registering it first if needed. `f` also learns whether
-    /// this call registered it (then its hooks did not see the pass in progress).
-    pub(crate) fn with<R>(ctx: &egui::Context, f: impl FnOnce(&mut Self, bool) -> R) -> R {
-        let handle = ctx.plugin_opt::<Self>();
-        let added = handle.is_none();
-        let handle = handle.unwrap_or_else(|| ctx.plugin_or_default::<Self>());
+    /// Runs `f` on the plugin of `ctx`, registering it first if needed (a plugin registered
+    /// now has seen no pass: `in_pass_of` is false until its next one).
+    pub(crate) fn with<R>(ctx: &egui::Context, f: impl FnOnce(&mut Self) -> R) -> R {
+        let handle = ctx.plugin_or_default::<Self>();
         let mut plugin = handle.lock();
-        f(&mut plugin, added)
+        f(&mut plugin)
     }
 
     /// `viewport`'s HUD, created with the defaults on first use.
@@ -113,6 +111,26 @@ impl FramePlugin {
             frame.facts.origin()
         });
         hud.pacing = frame.facts.pacing();
+    }
+
+    /// Refreshes `viewport`'s readouts when its tick is due at `now_secs` (and, on the root,
+    /// asks the display watch whether the window moved to another display).
+    pub(crate) fn refresh_if_due(
+        &mut self,
+        ctx: &egui::Context,
+        viewport: egui::ViewportId,
+        now_secs: f64,
+    ) {
+        let hud = self.huds.entry(viewport).or_default();
+        if !hud.tick.refresh_due(now_secs) {
+            return;
+        }
+        hud.refresh(&self.resources);
+        if viewport == egui::ViewportId::ROOT
+            && let Some(watch) = &self.display_watch
+        {
+            watch.check(ctx);
+        }
     }
 
     /// The viewport whose pass `viewport`'s pass runs inside: an immediate child's parent.
@@ -195,8 +213,6 @@ impl FramePlugin {
         let discarded = pass.egui_redoes_discards
             && platform.requested_discard()
             && platform.num_completed_passes < max_passes;
-        let gpu_results_pending = self.gpu_results_pending(viewport);
-        let nested = self.enclosing_viewport(viewport).is_some();
         let Some(hud) = self.huds.get_mut(&viewport) else {
             return;
         };
@@ -215,7 +231,11 @@ impl FramePlugin {
         // An immediate child refreshes whenever its parent runs, and asks for no frame: the
         // integration would repaint the parent window for it, a frame neither HUD could tell
         // from the app's.
-        if hud.end_frame(ended_at) && !nested {
+        if !hud.end_frame(ended_at) || self.enclosing_viewport(viewport).is_some() {
+            return;
+        }
+        let gpu_results_pending = self.gpu_results_pending(viewport);
+        if let Some(hud) = self.huds.get_mut(&viewport) {
             hud.tick.schedule(
                 ctx,
                 viewport,

@@ -76,7 +76,7 @@ pub(crate) const EGUI_PASS_LABEL: &str = "egui";
 /// Records that this backend cannot time egui's pass (glow, or wgpu without the feature).
 #[cfg(any(feature = "eframe", feature = "wgpu"))]
 fn mark_gpu_timing_unavailable(ctx: &egui::Context) {
-    crate::frame_plugin::FramePlugin::with(ctx, |plugin, _| {
+    crate::frame_plugin::FramePlugin::with(ctx, |plugin| {
         plugin.gpu_timing_unavailable = true;
     });
 }
