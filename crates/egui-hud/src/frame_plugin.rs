@@ -29,7 +29,8 @@ pub(crate) struct FramePlugin {
     pub(crate) ledger: RepaintLedger,
     /// One thread for every viewport: they measure the same process.
     pub(crate) resources: ResourceMonitor,
-    pub(crate) display_watch: Option<DisplayWatch>,
+    /// The refresh-rate watch of each viewport that has one (see [`DisplayWatch`]).
+    pub(crate) display_watches: egui::ViewportIdMap<DisplayWatch>,
     /// `install` found no way to time egui's pass (glow, or wgpu without the feature).
     pub(crate) gpu_timing_unavailable: bool,
     #[cfg(feature = "wgpu")]
@@ -113,8 +114,9 @@ impl FramePlugin {
         hud.pacing = frame.facts.pacing();
     }
 
-    /// Refreshes `viewport`'s readouts when its tick is due at `now_secs` (and, on the root,
-    /// asks the display watch whether the window moved to another display).
+    /// Refreshes `viewport`'s readouts when its tick is due at `now_secs`, and asks its display
+    /// watch whether the window moved to another display. A viewport without a watch of its own
+    /// gets one that asks by area through the root window's query.
     pub(crate) fn refresh_if_due(
         &mut self,
         ctx: &egui::Context,
@@ -126,10 +128,11 @@ impl FramePlugin {
             return;
         }
         hud.refresh(&self.resources);
-        if viewport == egui::ViewportId::ROOT
-            && let Some(watch) = &self.display_watch
-        {
+        if let Some(watch) = self.display_watches.get(&viewport) {
             watch.check(ctx);
+        } else if let Some(root) = self.display_watches.get(&egui::ViewportId::ROOT) {
+            let watch = root.for_viewport_by_area(ctx);
+            self.display_watches.insert(viewport, watch);
         }
     }
 

@@ -42,21 +42,50 @@ fn install_eframe_window(_cc: &eframe::CreationContext<'_>) {
     );
 }
 
-/// The refresh-rate part of [`install`] for any integration: pass the native window (anything
-/// with raw-window-handle 0.6 handles). Call it on the thread that owns the window (macOS
-/// requires the main thread); the slow query itself runs on a background thread.
+/// The refresh-rate part of [`install`] for any integration: pass the root viewport's native
+/// window (anything with raw-window-handle 0.6 handles). Call it on the thread that owns the
+/// window (macOS requires the main thread); the slow query itself runs on a background thread.
+///
+/// Every other viewport then gets the rate of the display under its window too, found by the
+/// area its `ViewportInfo::outer_rect` covers (X11, Windows; on Wayland the rate all outputs
+/// share; on macOS none): use [`install_viewport_window`] when you own a child viewport's window.
 pub fn install_window(
     ctx: &egui::Context,
     window: &(impl HasWindowHandle + HasDisplayHandle + ?Sized),
 ) {
+    install_viewport_window(ctx, egui::ViewportId::ROOT, window);
+}
+
+/// [`install_window`] for any viewport's window, in integrations that create the windows of
+/// child viewports themselves: `viewport`'s HUD then gets the refresh rate of the display under
+/// that window, asked again when the window moves. Cost: as [`install_window`].
+pub fn install_viewport_window(
+    ctx: &egui::Context,
+    viewport: egui::ViewportId,
+    window: &(impl HasWindowHandle + HasDisplayHandle + ?Sized),
+) {
     match profiler_core::DisplayRefreshQuery::from_window(window) {
-        Ok(query) if query.is_supported() => DisplayWatch::start(ctx, query),
-        Ok(_) => log::info!(
-            "egui-hud: this platform cannot tell the display refresh rate; MAX FPS is unclamped and the budget is 60 Hz"
-        ),
+        Ok(query) => install_refresh_query(ctx, viewport, query),
         Err(error) => log::info!(
             "egui-hud: no display refresh rate ({error}); MAX FPS is unclamped and the budget is 60 Hz"
         ),
+    }
+}
+
+/// [`install_viewport_window`] with a query built by the caller, for example one that names
+/// another X server ([`profiler_core::DisplayRefreshQuery::with_x11_display_name`]). Cost: as
+/// [`install_window`].
+pub fn install_refresh_query(
+    ctx: &egui::Context,
+    viewport: egui::ViewportId,
+    query: profiler_core::DisplayRefreshQuery,
+) {
+    if query.is_supported() {
+        DisplayWatch::start(ctx, viewport, query);
+    } else {
+        log::info!(
+            "egui-hud: this platform cannot tell the display refresh rate; MAX FPS is unclamped and the budget is 60 Hz"
+        );
     }
 }
 

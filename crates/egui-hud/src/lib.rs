@@ -46,6 +46,6 @@ pub use crate::fps_monitor::{
 pub use crate::install::install;
 #[cfg(feature = "wgpu")]
 pub use crate::install::install_wgpu;
-pub use crate::install::install_window;
+pub use crate::install::{install_refresh_query, install_viewport_window, install_window};
 pub use crate::main_readout::MainReadout;
 pub use profiler_core;

@@ -59,7 +59,9 @@ mod snapshot;
 pub use crate::bound::Bound;
 pub use crate::clock::Clock;
 pub use crate::config_error::ConfigError;
-pub use crate::display_refresh::{DisplayRefreshError, DisplayRefreshQuery, RandrModeTiming};
+pub use crate::display_refresh::{
+    DisplayRefreshError, DisplayRefreshQuery, RandrModeTiming, ScreenArea,
+};
 pub use crate::frame_budget::FrameBudget;
 pub use crate::frame_record::{FrameOrigin, FrameRecord};
 pub use crate::frame_sampler::FrameSampler;

@@ -16,25 +16,23 @@
     reason = "test helpers: a failed step is a failed test, and the figures go to the test log"
 )]
 
-use std::io::{BufRead as _, BufReader};
-use std::num::NonZeroU32;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
+#[path = "support/x_server.rs"]
+mod x_server;
 
-use profiler_core::DisplayRefreshQuery;
+use std::num::NonZeroU32;
+use std::time::Instant;
+
+use profiler_core::{DisplayRefreshQuery, ScreenArea};
 use raw_window_handle::{
     RawDisplayHandle, RawWindowHandle, XcbDisplayHandle, XcbWindowHandle, XlibDisplayHandle,
     XlibWindowHandle,
 };
-use x11rb::connection::Connection as _;
-use x11rb::protocol::xproto::{ConnectionExt as _, CreateWindowAux, WindowClass};
-use x11rb::rust_connection::RustConnection;
-use x11rb::wrapper::ConnectionExt as _;
 
-const XORG_DUMMY_CONF: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scripts/xorg-dummy.conf");
-const DUMMY_DRIVER: &str = "/usr/lib/xorg/modules/drivers/dummy_drv.so";
+use x_server::{
+    XServer, connected_output, create_window, disconnected_output, find_in_path, skip,
+    start_xorg_dummy,
+};
+
 /// `cvt 1280 720 144` (libxcvt 0.1.2): 143.67 Hz.
 const CVT_1280X720_144: [&str; 12] = [
     "1280x720_144.00",
@@ -50,139 +48,6 @@ const CVT_1280X720_144: [&str; 12] = [
     "-hsync",
     "+vsync",
 ];
-
-fn xorg_required() -> bool {
-    std::env::var("EGUI_HUD_REQUIRE_XORG").is_ok_and(|value| value == "1")
-}
-
-/// Prints why the test cannot run here, or fails when CI requires it to run.
-fn skip(reason: &str) {
-    assert!(
-        !xorg_required(),
-        "EGUI_HUD_REQUIRE_XORG=1 but {reason}; install xserver-xorg-core \
-         xserver-xorg-video-dummy x11-xserver-utils xvfb and run as root"
-    );
-    println!("skipped: {reason} (set EGUI_HUD_REQUIRE_XORG=1 to make this a failure)");
-}
-
-fn find_in_path(program: &str) -> Option<PathBuf> {
-    std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|dir| dir.join(program))
-            .find(|candidate| candidate.is_file())
-    })
-}
-
-/// An X server this test started; stopped (SIGTERM, then SIGKILL) on drop.
-struct XServer {
-    child: Child,
-    display_name: String,
-}
-
-impl XServer {
-    /// Starts `program args… -displayfd 1` and waits until it prints its display number.
-    fn start(program: &Path, args: &[&str]) -> Result<Self, String> {
-        let mut child = Command::new(program)
-            .args(args)
-            .args(["-displayfd", "1"])
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|error| format!("{} could not be started: {error}", program.display()))?;
-        let stdout = child.stdout.take().expect("stdout was piped");
-        let (sender, receiver) = mpsc::channel();
-        std::thread::Builder::new()
-            .name("x-server-displayfd".to_owned())
-            .spawn(move || {
-                let mut line = String::new();
-                let _ = BufReader::new(stdout).read_line(&mut line);
-                let _ = sender.send(line);
-            })
-            .expect("a thread can be spawned");
-        let mut server = Self {
-            child,
-            display_name: String::new(),
-        };
-        match receiver.recv_timeout(Duration::from_secs(30)) {
-            Ok(line) if !line.trim().is_empty() => {
-                server.display_name = format!(":{}", line.trim());
-                Ok(server)
-            }
-            _ => Err(format!(
-                "{} did not report a display (exit status: {:?})",
-                program.display(),
-                server.child.try_wait()
-            )),
-        }
-    }
-
-    fn xrandr(&self, args: &[&str]) -> String {
-        let output = Command::new("xrandr")
-            .args(args)
-            .env("DISPLAY", &self.display_name)
-            .output()
-            .expect("xrandr runs");
-        assert!(
-            output.status.success(),
-            "xrandr {args:?} failed: {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        String::from_utf8_lossy(&output.stdout).into_owned()
-    }
-}
-
-impl Drop for XServer {
-    fn drop(&mut self) {
-        // SIGTERM lets the server remove its lock file and socket; SIGKILL if it hangs.
-        if let Some(pid) = rustix::process::Pid::from_raw(self.child.id().cast_signed()) {
-            let _ = rustix::process::kill_process(pid, rustix::process::Signal::TERM);
-        }
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while Instant::now() < deadline {
-            if matches!(self.child.try_wait(), Ok(Some(_))) {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// A 640x480 window at (100, 100), alive as long as the connection.
-struct TestWindow {
-    _connection: RustConnection,
-    window: u32,
-}
-
-fn create_window(display_name: &str) -> TestWindow {
-    let (connection, screen_number) =
-        x11rb::connect(Some(display_name)).expect("the test server accepts connections");
-    let screen = &connection.setup().roots[screen_number];
-    let window = connection.generate_id().expect("an XID is free");
-    connection
-        .create_window(
-            x11rb::COPY_DEPTH_FROM_PARENT,
-            window,
-            screen.root,
-            100,
-            100,
-            640,
-            480,
-            0,
-            WindowClass::INPUT_OUTPUT,
-            x11rb::COPY_FROM_PARENT,
-            &CreateWindowAux::new(),
-        )
-        .expect("create_window is sent");
-    connection.map_window(window).expect("map_window is sent");
-    connection.sync().expect("the server created the window");
-    TestWindow {
-        _connection: connection,
-        window,
-    }
-}
 
 fn xcb_query(window: u32, display_name: &str) -> DisplayRefreshQuery {
     DisplayRefreshQuery::from_raw_handles(
@@ -249,15 +114,6 @@ fn xrandr_current_rate_hz(verbose: &str) -> (f64, f64) {
     (dot_clock_mhz * 1e6 / (total_of("h:") * vtotal), printed_hz)
 }
 
-fn connected_output(xrandr: &str) -> String {
-    xrandr
-        .lines()
-        .find(|line| line.contains(" connected"))
-        .and_then(|line| line.split_whitespace().next())
-        .expect("the dummy driver has a connected output")
-        .to_owned()
-}
-
 fn assert_probe_matches_xrandr(server: &XServer, query: &DisplayRefreshQuery, what: &str) -> f64 {
     let started = Instant::now();
     let probed_hz = query
@@ -284,37 +140,9 @@ fn assert_probe_matches_xrandr(server: &XServer, query: &DisplayRefreshQuery, wh
 
 #[test]
 fn xorg_dummy_rates_match_xrandr_and_follow_mode_changes() {
-    let Some(xorg) = find_in_path("Xorg") else {
-        return skip("Xorg is not installed (package xserver-xorg-core)");
-    };
-    if !Path::new(DUMMY_DRIVER).exists() {
-        return skip("the dummy video driver is missing (package xserver-xorg-video-dummy)");
-    }
-    if find_in_path("xrandr").is_none() {
-        return skip("xrandr is not installed (package x11-xserver-utils)");
-    }
-    assert!(
-        Path::new(XORG_DUMMY_CONF).is_file(),
-        "{XORG_DUMMY_CONF} is part of the repository"
-    );
-    let log_file = std::env::temp_dir().join(format!("egui-hud-xorg-{}.log", std::process::id()));
-    let log_file = log_file.to_string_lossy().into_owned();
-    let server = match XServer::start(
-        &xorg,
-        &[
-            "-noreset",
-            "-nolisten",
-            "tcp",
-            "-config",
-            XORG_DUMMY_CONF,
-            "-novtswitch",
-            "-sharevts",
-            "-logfile",
-            &log_file,
-        ],
-    ) {
+    let server = match start_xorg_dummy() {
         Ok(server) => server,
-        Err(reason) => return skip(&format!("{reason}; see {log_file}")),
+        Err(reason) => return skip(&reason),
     };
     let window = create_window(&server.display_name);
     let query = xcb_query(window.window, &server.display_name);
@@ -355,6 +183,46 @@ fn xorg_dummy_rates_match_xrandr_and_follow_mode_changes() {
     server.xrandr(&["--output", &output, "--mode", "1920x1080_60"]);
     let back_hz = assert_probe_matches_xrandr(&server, &query, "back to 1920x1080_60");
     assert!((back_hz - 60.0).abs() < 1e-9, "back at 60 Hz");
+
+    // A second monitor to the right at 144 Hz: an area on it (an egui child viewport the query
+    // has no handle for) gets its rate, while the window stays on the 60 Hz one.
+    let second = disconnected_output(&server.xrandr(&[]));
+    server.xrandr(&["--addmode", &second, CVT_1280X720_144[0]]);
+    server.xrandr(&[
+        "--output",
+        &second,
+        "--mode",
+        CVT_1280X720_144[0],
+        "--pos",
+        "1920x0",
+    ]);
+    let area = |x, width| ScreenArea {
+        x,
+        y: 100,
+        width,
+        height: 300,
+    };
+    assert_eq!(
+        query.at_area(area(2000, 400)).refresh_hz(),
+        Some(cvt_hz),
+        "an area on the second monitor"
+    );
+    assert_eq!(
+        query.at_area(area(1800, 200)).refresh_hz(),
+        Some(60.0),
+        "an area mostly on the first monitor"
+    );
+    assert_eq!(
+        query.at_area(area(1880, 200)).refresh_hz(),
+        Some(cvt_hz),
+        "an area mostly on the second monitor"
+    );
+    assert_eq!(
+        query.at_area(area(5000, 100)).refresh_hz(),
+        None,
+        "an area on no monitor"
+    );
+    assert_eq!(query.refresh_hz(), Some(60.0), "the window has not moved");
 }
 
 #[test]

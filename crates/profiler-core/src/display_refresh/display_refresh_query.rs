@@ -2,7 +2,7 @@
 
 use raw_window_handle::{HasDisplayHandle, HasWindowHandle, RawDisplayHandle, RawWindowHandle};
 
-use super::{DisplayRefreshError, platform::PlatformTarget};
+use super::{DisplayRefreshError, ScreenArea, platform::PlatformTarget};
 
 /// What is needed to ask the platform for the refresh rate of the display a window is on.
 ///
@@ -85,6 +85,23 @@ impl DisplayRefreshQuery {
             target.set_wayland_display_name(display_name.into());
         }
         self
+    }
+
+    /// A query on the same window system for the display under `area` instead of under the
+    /// window: for a window this query has no handle for, such as an egui child viewport in
+    /// eframe. X11 picks the CRTC that overlaps the area most, Windows `MonitorFromRect`;
+    /// Wayland's answer never depended on the window, so it is the same; macOS cannot place an
+    /// area off the main thread, so there (and for an empty area) the new query answers `None`.
+    /// Cost: a copy of the target (a string on X11 and Wayland); no platform call.
+    #[must_use]
+    pub fn at_area(&self, area: ScreenArea) -> Self {
+        Self {
+            target: self
+                .target
+                .as_ref()
+                .filter(|_| !area.is_empty())
+                .and_then(|target| target.at_area(area)),
+        }
     }
 
     /// Whether the platform code can answer at all; `false` for unsupported window systems

@@ -19,7 +19,7 @@ use objc2_core_graphics::{CGDisplayCopyDisplayMode, CGDisplayMode};
 use objc2_foundation::{NSNumber, NSString};
 use raw_window_handle::{RawDisplayHandle, RawWindowHandle};
 
-use super::DisplayRefreshError;
+use super::{DisplayRefreshError, ScreenArea};
 
 /// A display, by its `CGDirectDisplayID`, and what its screen said about variable rates.
 #[derive(Debug)]
@@ -80,6 +80,16 @@ impl PlatformTarget {
         reason = "same signature as the free-Unix module, where the name matters"
     )]
     pub(super) fn set_wayland_display_name(&mut self, _display_name: String) {}
+
+    /// `NSScreen` may only be asked on the main thread, and the query runs off it: an area has
+    /// no target here.
+    #[expect(
+        clippy::unused_self,
+        reason = "same signature as the modules that can place an area"
+    )]
+    pub(super) fn at_area(&self, _area: ScreenArea) -> Option<Self> {
+        None
+    }
 
     #[expect(
         clippy::unnecessary_wraps,

@@ -10,10 +10,10 @@
 //!
 //! | platform | source | answers |
 //! |---|---|---|
-//! | X11 (Xlib/Xcb handles) | RandR over an own connection: the CRTC overlapping the window most | exact mode rate; `None` under Xvfb |
+//! | X11 (Xlib/Xcb handles) | RandR over an own connection: the CRTC overlapping the window (or the [`ScreenArea`]) most | exact mode rate; `None` under Xvfb |
 //! | Wayland | every `wl_output`'s current mode over an own connection | one output's rate, or the rate all share (±0.01 Hz); else `None` |
-//! | Windows | `MonitorFromWindow` → `QueryDisplayConfig` path of that GDI device (else `EnumDisplaySettingsW`) | exact rational rate, else integer Hz (unverified) |
-//! | macOS | `NSScreen` → `CGDisplayCopyDisplayMode`, `maximumFramesPerSecond` when 0 | (unverified) |
+//! | Windows | `MonitorFromWindow` (`MonitorFromRect` for an area) → `QueryDisplayConfig` path of that GDI device (else `EnumDisplaySettingsW`) | exact rational rate, else integer Hz (unverified) |
+//! | macOS | `NSScreen` → `CGDisplayCopyDisplayMode`, `maximumFramesPerSecond` when 0 | (unverified); an area answers `None` |
 //! | anything else | — | `None` |
 
 mod display_refresh_error;
@@ -21,6 +21,7 @@ mod display_refresh_query;
 mod randr_mode_timing;
 #[cfg(any(windows, test))]
 mod rational_rate;
+mod screen_area;
 
 #[cfg(all(unix, not(target_vendor = "apple"), not(target_os = "android")))]
 mod wayland;
@@ -55,3 +56,4 @@ use unsupported as platform;
 pub use display_refresh_error::DisplayRefreshError;
 pub use display_refresh_query::DisplayRefreshQuery;
 pub use randr_mode_timing::RandrModeTiming;
+pub use screen_area::ScreenArea;

@@ -2,7 +2,7 @@
 
 use raw_window_handle::{RawDisplayHandle, RawWindowHandle};
 
-use super::DisplayRefreshError;
+use super::{DisplayRefreshError, ScreenArea};
 
 /// Never built: `from_raw` always says "no target".
 #[derive(Debug)]
@@ -25,6 +25,10 @@ impl PlatformTarget {
     }
 
     pub(super) fn set_wayland_display_name(&mut self, _display_name: String) {
+        match *self {}
+    }
+
+    pub(super) fn at_area(&self, _area: ScreenArea) -> Option<Self> {
         match *self {}
     }
 

@@ -27,7 +27,7 @@ const WL_OUTPUT_VERSION: u32 = 2;
 const SAME_RATE_TOLERANCE_HZ: f64 = 0.01;
 
 /// A window on a Wayland compositor, named by its socket.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct WaylandTarget {
     /// `WAYLAND_DISPLAY` (default `wayland-0`), or the name set by the caller: a socket name
     /// relative to `runtime_dir`, or an absolute path.

@@ -5,7 +5,7 @@
 //! `x86_64-pc-windows-msvc`, never run.
 #![expect(
     unsafe_code,
-    reason = "Win32 FFI: MonitorFromWindow, GetMonitorInfoW, QueryDisplayConfig, \
+    reason = "Win32 FFI: MonitorFromWindow, MonitorFromRect, GetMonitorInfoW, QueryDisplayConfig, \
               DisplayConfigGetDeviceInfo, EnumDisplaySettingsW"
 )]
 
@@ -16,23 +16,26 @@ use windows_sys::Win32::Devices::Display::{
     DisplayConfigGetDeviceInfo, GetDisplayConfigBufferSizes, QDC_ONLY_ACTIVE_PATHS,
     QueryDisplayConfig,
 };
-use windows_sys::Win32::Foundation::{ERROR_INSUFFICIENT_BUFFER, ERROR_SUCCESS};
+use windows_sys::Win32::Foundation::{ERROR_INSUFFICIENT_BUFFER, ERROR_SUCCESS, RECT};
 use windows_sys::Win32::Graphics::Gdi::{
     DEVMODEW, ENUM_CURRENT_SETTINGS, EnumDisplaySettingsW, GetMonitorInfoW, MONITOR_DEFAULTTONULL,
-    MONITORINFO, MONITORINFOEXW, MonitorFromWindow,
+    MONITORINFO, MONITORINFOEXW, MonitorFromRect, MonitorFromWindow,
 };
 
-use super::DisplayRefreshError;
 use super::rational_rate::{gdi_names_match, rational_hz};
+use super::{DisplayRefreshError, ScreenArea};
 
 /// Tries of `QueryDisplayConfig`: the topology can change between sizing the buffers and
 /// filling them (`ERROR_INSUFFICIENT_BUFFER`), which a retry with new sizes handles.
 const QUERY_DISPLAY_CONFIG_TRIES: usize = 3;
 
-/// A window, by its `HWND` value (an integer, so the query stays `Send`).
+/// A window, by its `HWND` value (an integer, so the query stays `Send`), or an area of the
+/// virtual screen.
 #[derive(Debug)]
 pub(super) struct PlatformTarget {
     hwnd: isize,
+    /// Set: the monitor under this area, not under the window.
+    area: Option<ScreenArea>,
 }
 
 impl PlatformTarget {
@@ -47,6 +50,7 @@ impl PlatformTarget {
         Ok(match window_handle {
             RawWindowHandle::Win32(handle) => Some(Self {
                 hwnd: handle.hwnd.get(),
+                area: None,
             }),
             _ => None,
         })
@@ -64,10 +68,38 @@ impl PlatformTarget {
     )]
     pub(super) fn set_wayland_display_name(&mut self, _display_name: String) {}
 
+    #[expect(
+        clippy::unnecessary_wraps,
+        reason = "same signature as the macOS module, which cannot place an area"
+    )]
+    pub(super) fn at_area(&self, area: ScreenArea) -> Option<Self> {
+        Some(Self {
+            hwnd: self.hwnd,
+            area: Some(area),
+        })
+    }
+
     pub(super) fn refresh_hz(&self) -> Result<Option<f64>, DisplayRefreshError> {
-        // SAFETY: MonitorFromWindow only reads the handle value; an HWND that no longer names a
-        // window makes it return null (MONITOR_DEFAULTTONULL), which is handled below.
-        let monitor = unsafe { MonitorFromWindow(self.hwnd as _, MONITOR_DEFAULTTONULL) };
+        let monitor = match self.area {
+            Some(area) => {
+                let rect = RECT {
+                    left: area.x,
+                    top: area.y,
+                    right: area
+                        .x
+                        .saturating_add(i32::try_from(area.width).unwrap_or(i32::MAX)),
+                    bottom: area
+                        .y
+                        .saturating_add(i32::try_from(area.height).unwrap_or(i32::MAX)),
+                };
+                // SAFETY: MonitorFromRect only reads the rectangle; an area on no monitor makes
+                // it return null (MONITOR_DEFAULTTONULL), which is handled below.
+                unsafe { MonitorFromRect(&raw const rect, MONITOR_DEFAULTTONULL) }
+            }
+            // SAFETY: MonitorFromWindow only reads the handle value; an HWND that no longer
+            // names a window makes it return null (MONITOR_DEFAULTTONULL), handled below.
+            None => unsafe { MonitorFromWindow(self.hwnd as _, MONITOR_DEFAULTTONULL) },
+        };
         if monitor.is_null() {
             return Ok(None); // the window is on no monitor (minimised off-screen, or gone)
         }

@@ -14,7 +14,7 @@ use x11rb::protocol::randr::{self, ConnectionExt as _};
 use x11rb::protocol::xproto::{ConnectionExt as _, Window};
 
 use super::wayland::WaylandTarget;
-use super::{DisplayRefreshError, RandrModeTiming};
+use super::{DisplayRefreshError, RandrModeTiming, ScreenArea};
 
 /// The window system the window is on.
 #[derive(Debug)]
@@ -47,6 +47,7 @@ impl PlatformTarget {
             Self::X11(X11Target {
                 display_name: std::env::var("DISPLAY").ok(),
                 window,
+                area: None,
             })
         }))
     }
@@ -63,6 +64,25 @@ impl PlatformTarget {
         }
     }
 
+    #[expect(
+        clippy::unnecessary_wraps,
+        reason = "same signature as the macOS module, which cannot place an area"
+    )]
+    pub(super) fn at_area(&self, area: ScreenArea) -> Option<Self> {
+        Some(match self {
+            Self::X11(target) => Self::X11(X11Target {
+                area: Some(Rect {
+                    x: area.x,
+                    y: area.y,
+                    width: i32::try_from(area.width).unwrap_or(i32::MAX),
+                    height: i32::try_from(area.height).unwrap_or(i32::MAX),
+                }),
+                ..target.clone()
+            }),
+            Self::Wayland(target) => Self::Wayland(target.clone()),
+        })
+    }
+
     pub(super) fn refresh_hz(&self) -> Result<Option<f64>, DisplayRefreshError> {
         match self {
             Self::X11(target) => target.refresh_hz(),
@@ -72,10 +92,13 @@ impl PlatformTarget {
 }
 
 /// An X11 window on a named (or `DISPLAY`'s) server.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct X11Target {
     display_name: Option<String>,
+    /// The window, or for an area query the window whose root the area is on.
     window: Window,
+    /// Set: the display under this root-window rectangle, not under the window.
+    area: Option<Rect>,
 }
 
 impl X11Target {
@@ -105,20 +128,25 @@ impl X11Target {
             return Ok(None);
         }
 
-        let geometry_cookie = connection
+        let geometry = connection
             .get_geometry(self.window)
-            .map_err(request_error)?;
-        let geometry = geometry_cookie.reply().map_err(request_error)?;
-        let origin = connection
-            .translate_coordinates(self.window, geometry.root, 0, 0)
             .map_err(request_error)?
             .reply()
             .map_err(request_error)?;
-        let window_rect = Rect {
-            x: i32::from(origin.dst_x),
-            y: i32::from(origin.dst_y),
-            width: i32::from(geometry.width),
-            height: i32::from(geometry.height),
+        let window_rect = if let Some(area) = self.area {
+            area
+        } else {
+            let origin = connection
+                .translate_coordinates(self.window, geometry.root, 0, 0)
+                .map_err(request_error)?
+                .reply()
+                .map_err(request_error)?;
+            Rect {
+                x: i32::from(origin.dst_x),
+                y: i32::from(origin.dst_y),
+                width: i32::from(geometry.width),
+                height: i32::from(geometry.height),
+            }
         };
 
         let resources = connection
