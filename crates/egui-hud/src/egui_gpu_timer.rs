@@ -19,16 +19,61 @@ use crate::install::EGUI_PASS_LABEL;
 /// egui's pass) and an end stamp written inside egui's render pass from a callback on the top
 /// layer. That needs `TIMESTAMP_QUERY_INSIDE_PASSES`; without it egui's pass shows "n/a".
 ///
-/// Only frames the app caused are timed, and only while the HUD is shown on the root viewport:
-/// otherwise [`EguiGpuTimer::pass_timestamps`] returns `None` and costs one lock.
+/// Every viewport's frames are timed apart and shown on that viewport's HUD. Only frames the app
+/// caused are timed, and only while the HUD is shown on the viewport: otherwise
+/// [`EguiGpuTimer::pass_timestamps`] returns `None` and costs one lock.
 #[derive(Clone)]
 pub struct EguiGpuTimer {
     timer: GpuTimer,
     /// For a non-blocking poll while results are on their way (idle apps submit nothing).
     device: wgpu::Device,
-    frame: Arc<Mutex<FrameStamps>>,
+    stamps: Arc<Mutex<Stamps>>,
 }
 
+/// Most frames whose owner is remembered: the timer's ring holds fewer in flight, so older
+/// entries belong to frames it dropped.
+const MAX_OWNED_FRAMES: usize = 16;
+
+/// What the paint callbacks of every viewport share.
+#[derive(Default)]
+struct Stamps {
+    viewports: egui::ViewportIdMap<FrameStamps>,
+    /// The viewport egui-wgpu is painting now: set by the first callback of its frame (the
+    /// begin stamp's `prepare`), so that app passes timed from `prepare` go to its frame.
+    painting: Option<egui::ViewportId>,
+    /// Frames whose stamps are all recorded and that the next egui encoder resolves (of any
+    /// viewport: it is submitted after them).
+    to_resolve: Vec<FrameId>,
+    owners: FrameOwners,
+}
+
+/// The viewport each frame in flight was recorded for, oldest first.
+#[derive(Default)]
+struct FrameOwners(Vec<(FrameId, egui::ViewportId)>);
+
+impl FrameOwners {
+    /// Begins a frame on `timer` for `viewport`.
+    fn begin_frame(&mut self, timer: &GpuTimer, viewport: egui::ViewportId) -> Option<FrameId> {
+        let frame = timer.begin_frame()?;
+        if self.0.len() == MAX_OWNED_FRAMES {
+            self.0.remove(0); // a frame the timer dropped: its result never comes
+        }
+        self.0.push((frame, viewport));
+        Some(frame)
+    }
+
+    /// The viewport `frame` was recorded for, forgotten now that its result is in.
+    fn take(&mut self, frame: FrameId) -> Option<egui::ViewportId> {
+        let index = self.0.iter().position(|&(id, _)| id == frame)?;
+        Some(self.0.remove(index).1)
+    }
+
+    fn any_of(&self, viewport: egui::ViewportId) -> bool {
+        self.0.iter().any(|&(_, owner)| owner == viewport)
+    }
+}
+
+/// One viewport's stamps in its frame being painted.
 #[derive(Default)]
 struct FrameStamps {
     /// Set by the HUD for a frame it times, cleared when the frame's stamps are done: app
@@ -38,10 +83,10 @@ struct FrameStamps {
     open: Option<FrameId>,
     /// egui's pass scope in the open frame.
     egui_scope: Option<GpuScope>,
-    /// Frames whose stamps are all recorded and that the next egui encoder resolves.
-    to_resolve: Vec<FrameId>,
     /// The HUD's own drawing in the open frame, inside egui's pass.
     hud_scope: Option<GpuScope>,
+    /// The pass (`cumulative_pass_nr`) whose begin stamp was added.
+    begin_added_in_pass: Option<u64>,
 }
 
 /// The label of the HUD's own drawing in a frame's results: nested in egui's pass, taken out of
@@ -74,7 +119,7 @@ impl EguiGpuTimer {
         let shared = Self {
             timer,
             device: device.clone(),
-            frame: Arc::new(Mutex::new(FrameStamps::default())),
+            stamps: Arc::new(Mutex::new(Stamps::default())),
         };
         crate::frame_plugin::FramePlugin::with(ctx, |plugin| {
             plugin.gpu_timer = Some(shared.clone());
@@ -95,24 +140,28 @@ impl EguiGpuTimer {
         &self.timer
     }
 
-    /// Timestamp writes for one app pass in the current egui frame, labelled `label`. Call it
-    /// from a paint callback's `prepare` and put
-    /// [`PassTimestamps::render_pass_writes`] into the pass descriptor. `None` when the device
-    /// cannot time passes or the frame's pool is full (counted). One lock.
+    /// Timestamp writes for one app pass in the egui frame being painted, labelled `label`.
+    /// Call it from a paint callback's `prepare` and put
+    /// [`PassTimestamps::render_pass_writes`] into the pass descriptor; the pass is shown on the
+    /// HUD of the viewport being painted. `None` when the device cannot time passes, the frame
+    /// is not timed, or the frame's pool is full (counted). One lock.
     pub fn pass_timestamps(&self, label: &str) -> Option<PassTimestamps> {
         let frame = self.open_frame()?;
         self.timer.pass_timestamps(frame, label)
     }
 
     fn open_frame(&self) -> Option<FrameId> {
-        let mut stamps = self.frame.lock();
-        if !stamps.armed {
+        let mut guard = self.stamps.lock();
+        let stamps = &mut *guard;
+        let viewport = stamps.painting?;
+        let frame = stamps.viewports.get_mut(&viewport)?;
+        if !frame.armed {
             return None;
         }
-        if stamps.open.is_none() {
-            stamps.open = self.timer.begin_frame();
+        if frame.open.is_none() {
+            frame.open = stamps.owners.begin_frame(&self.timer, viewport);
         }
-        stamps.open
+        frame.open
     }
 
     /// GPU passes that cannot be timed on this device: egui's pass without
@@ -125,25 +174,56 @@ impl EguiGpuTimer {
         }
     }
 
-    /// Adds the paint callbacks that stamp this frame's egui pass. `timed` is false for frames
-    /// only the HUD's tick caused: they still resolve earlier frames, but are not timed.
-    pub(crate) fn stamp_frame(&self, ctx: &egui::Context, timed: bool) {
+    /// Adds the first paint callback of the current viewport's frame, at the start of its
+    /// pass, before the app paints: egui-wgpu calls `prepare` in paint order, so its `prepare`
+    /// tells app passes timed from theirs which viewport is being painted. Nothing without
+    /// timestamp queries.
+    pub(crate) fn mark_frame_start(&self, ctx: &egui::Context) {
         if !self.timer.support().can_time_passes() {
             return; // a device without timestamp queries: no callbacks to pay for
         }
-        self.frame.lock().armed = timed;
+        let viewport = ctx.viewport_id();
+        self.stamps
+            .lock()
+            .viewports
+            .entry(viewport)
+            .or_default()
+            .begin_added_in_pass = Some(ctx.cumulative_pass_nr());
         // egui-wgpu skips callbacks whose viewport rounds to zero pixels: cover the screen
         // (the callbacks draw nothing).
-        let rect = ctx.content_rect();
         let begin = BeginStamp {
             shared: self.clone(),
-            timed,
+            viewport,
         };
-        ctx.layer_painter(egui::LayerId::background())
-            .add(egui_wgpu::Callback::new_paint_callback(rect, begin));
+        ctx.layer_painter(egui::LayerId::background()).add(
+            egui_wgpu::Callback::new_paint_callback(ctx.content_rect(), begin),
+        );
+    }
+
+    /// Arms the current viewport's frame for timing and adds the stamp that closes egui's
+    /// pass. `timed` is false for frames only the HUD's tick caused: they still resolve
+    /// earlier frames, but are not timed. An integration that runs passes without
+    /// `on_begin_pass` gets the begin stamp here (app passes painted before it are then not
+    /// timed).
+    pub(crate) fn stamp_frame(&self, ctx: &egui::Context, timed: bool) {
+        if !self.timer.support().can_time_passes() {
+            return;
+        }
+        let viewport = ctx.viewport_id();
+        let begin_added = {
+            let mut stamps = self.stamps.lock();
+            let frame = stamps.viewports.entry(viewport).or_default();
+            frame.armed = timed;
+            frame.begin_added_in_pass == Some(ctx.cumulative_pass_nr())
+        };
+        if !begin_added {
+            self.mark_frame_start(ctx);
+        }
+        let rect = ctx.content_rect();
         if timed && self.timer.support().can_write_inside_passes() {
             let end = EndStamp {
                 shared: self.clone(),
+                viewport,
             };
             ctx.layer_painter(egui::LayerId::debug())
                 .add(egui_wgpu::Callback::new_paint_callback(rect, end));
@@ -158,12 +238,20 @@ impl EguiGpuTimer {
         ctx: &egui::Context,
         layer: egui::LayerId,
     ) -> Option<impl FnOnce(&egui::Context) + use<>> {
-        if !self.frame.lock().armed || !self.timer.support().can_write_inside_passes() {
+        let viewport = ctx.viewport_id();
+        let armed = self
+            .stamps
+            .lock()
+            .viewports
+            .get(&viewport)
+            .is_some_and(|frame| frame.armed);
+        if !armed || !self.timer.support().can_write_inside_passes() {
             return None;
         }
         let rect = ctx.content_rect();
         let begin = HudStamp {
             shared: self.clone(),
+            viewport,
             begins: true,
         };
         ctx.layer_painter(layer)
@@ -172,6 +260,7 @@ impl EguiGpuTimer {
         Some(move |ctx: &egui::Context| {
             let end = HudStamp {
                 shared,
+                viewport,
                 begins: false,
             };
             ctx.layer_painter(layer)
@@ -179,9 +268,9 @@ impl EguiGpuTimer {
         })
     }
 
-    /// Hands every GPU result that has arrived to `record` as labelled durations, with the
-    /// HUD's own drawing taken out of egui's pass and handed apart; a frame whose passes were
-    /// all rejected is skipped. Never blocks.
+    /// Hands every GPU result that has arrived to `record` with the viewport it was recorded
+    /// for, as labelled durations, with the HUD's own drawing taken out of egui's pass and
+    /// handed apart; a frame whose passes were all rejected is skipped. Never blocks.
     ///
     /// `poll_device`: also poll the device (without waiting) first. Only a frame the HUD asked
     /// for to collect results needs it: in an app that draws, egui's submit every frame lets
@@ -190,6 +279,7 @@ impl EguiGpuTimer {
         &self,
         poll_device: bool,
         mut record: impl FnMut(
+            egui::ViewportId,
             &mut dyn Iterator<Item = (&str, std::time::Duration)>,
             Option<std::time::Duration>,
         ),
@@ -201,9 +291,11 @@ impl EguiGpuTimer {
             log::debug!("egui-hud: device poll failed: {error}");
         }
         self.timer.poll_results(|result| {
-            if result.passes.is_empty() {
+            let owner = self.stamps.lock().owners.take(result.frame_id);
+            debug_assert!(owner.is_some(), "every timed frame has a viewport");
+            let Some(owner) = owner.filter(|_| !result.passes.is_empty()) else {
                 return;
-            }
+            };
             let hud = result
                 .passes
                 .iter()
@@ -215,27 +307,42 @@ impl EguiGpuTimer {
                     let hud_part = hud.filter(|_| label == EGUI_PASS_LABEL).unwrap_or_default();
                     (label, duration.saturating_sub(hud_part))
                 });
-            record(&mut app_passes, hud);
+            record(owner, &mut app_passes, hud);
         });
     }
 
-    /// Whether a frame's results are still to come: recorded but not yet resolved, or resolved
-    /// and on their way back.
-    pub(crate) fn has_pending(&self) -> bool {
-        let stamps = self.frame.lock();
-        let recorded = !stamps.to_resolve.is_empty() || stamps.open.is_some();
-        drop(stamps);
-        recorded || self.timer.has_pending()
+    /// Whether results of a frame of `viewport` are still to come: recorded and not yet
+    /// handed out, while something is in flight (an owner left by a frame the timer dropped
+    /// does not count once nothing is).
+    pub(crate) fn has_pending(&self, viewport: egui::ViewportId) -> bool {
+        let stamps = self.stamps.lock();
+        let recorded = !stamps.to_resolve.is_empty()
+            || stamps.viewports.values().any(|frame| frame.open.is_some());
+        stamps.owners.any_of(viewport) && (recorded || self.timer.has_pending())
     }
 }
 
-/// Written in `finish_prepare`, after every callback's `prepare`, on egui's encoder.
+/// The first callback of a viewport's frame (background layer): its `prepare` says which
+/// viewport is being painted; its `finish_prepare`, after every callback's `prepare`, writes the
+/// begin stamp of egui's pass on egui's encoder.
 struct BeginStamp {
     shared: EguiGpuTimer,
-    timed: bool,
+    viewport: egui::ViewportId,
 }
 
 impl egui_wgpu::CallbackTrait for BeginStamp {
+    fn prepare(
+        &self,
+        _device: &wgpu::Device,
+        _queue: &wgpu::Queue,
+        _screen: &egui_wgpu::ScreenDescriptor,
+        _egui_encoder: &mut wgpu::CommandEncoder,
+        _resources: &mut egui_wgpu::CallbackResources,
+    ) -> Vec<wgpu::CommandBuffer> {
+        self.shared.stamps.lock().painting = Some(self.viewport);
+        Vec::new()
+    }
+
     fn finish_prepare(
         &self,
         _device: &wgpu::Device,
@@ -244,9 +351,12 @@ impl egui_wgpu::CallbackTrait for BeginStamp {
         _resources: &mut egui_wgpu::CallbackResources,
     ) -> Vec<wgpu::CommandBuffer> {
         let timer = &self.shared.timer;
-        let mut stamps = self.shared.frame.lock();
-        if stamps.egui_scope.take().is_some()
-            && let Some(unfinished) = stamps.open.take()
+        let mut guard = self.shared.stamps.lock();
+        let stamps = &mut *guard;
+        stamps.painting = None;
+        let frame = stamps.viewports.entry(self.viewport).or_default();
+        if frame.egui_scope.take().is_some()
+            && let Some(unfinished) = frame.open.take()
         {
             // The last frame was never painted (surface lost, window hidden): its egui scope
             // has no end stamp and validation rejects it; resolve it to free its slot.
@@ -257,21 +367,22 @@ impl egui_wgpu::CallbackTrait for BeginStamp {
         for frame in stamps.to_resolve.drain(..) {
             timer.resolve_frame(frame, egui_encoder);
         }
-        if self.timed && timer.support().can_write_inside_passes() {
-            if stamps.open.is_none() {
-                stamps.open = timer.begin_frame();
+        let frame = stamps.viewports.entry(self.viewport).or_default();
+        if frame.armed && timer.support().can_write_inside_passes() {
+            if frame.open.is_none() {
+                frame.open = stamps.owners.begin_frame(timer, self.viewport);
             }
-            if let Some(frame) = stamps.open {
-                stamps.egui_scope = timer.begin_encoder_scope(frame, EGUI_PASS_LABEL, egui_encoder);
+            if let Some(open) = frame.open {
+                frame.egui_scope = timer.begin_encoder_scope(open, EGUI_PASS_LABEL, egui_encoder);
             }
         } else {
-            if let Some(frame) = stamps.open.take() {
+            if let Some(open) = frame.open.take() {
                 // App passes only (no in-pass stamps): they were recorded in this frame's
                 // `prepare` calls, before this encoder's commands or in buffers submitted
                 // ahead of it, so resolving here is safe.
-                timer.resolve_frame(frame, egui_encoder);
+                timer.resolve_frame(open, egui_encoder);
             }
-            stamps.armed = false;
+            frame.armed = false;
         }
         Vec::new()
     }
@@ -289,6 +400,7 @@ impl egui_wgpu::CallbackTrait for BeginStamp {
 /// egui's pass.
 struct HudStamp {
     shared: EguiGpuTimer,
+    viewport: egui::ViewportId,
     begins: bool,
 }
 
@@ -299,17 +411,20 @@ impl egui_wgpu::CallbackTrait for HudStamp {
         render_pass: &mut wgpu::RenderPass<'static>,
         _resources: &egui_wgpu::CallbackResources,
     ) {
-        let mut stamps = self.shared.frame.lock();
+        let mut stamps = self.shared.stamps.lock();
+        let Some(frame) = stamps.viewports.get_mut(&self.viewport) else {
+            return;
+        };
         let timer = &self.shared.timer;
         if self.begins {
             // Only inside egui's own scope: a frame not timed has no open frame.
-            if stamps.egui_scope.is_some()
-                && let Some(frame) = stamps.open
+            if frame.egui_scope.is_some()
+                && let Some(open) = frame.open
             {
-                stamps.hud_scope =
-                    timer.begin_scope_in_render_pass(frame, HUD_PASS_LABEL, render_pass);
+                frame.hud_scope =
+                    timer.begin_scope_in_render_pass(open, HUD_PASS_LABEL, render_pass);
             }
-        } else if let Some(scope) = stamps.hud_scope.take() {
+        } else if let Some(scope) = frame.hud_scope.take() {
             timer.end_scope_in_render_pass(&scope, render_pass);
         }
     }
@@ -318,6 +433,7 @@ impl egui_wgpu::CallbackTrait for HudStamp {
 /// Painted last (debug layer): closes egui's pass scope inside the pass.
 struct EndStamp {
     shared: EguiGpuTimer,
+    viewport: egui::ViewportId,
 }
 
 impl egui_wgpu::CallbackTrait for EndStamp {
@@ -327,18 +443,22 @@ impl egui_wgpu::CallbackTrait for EndStamp {
         render_pass: &mut wgpu::RenderPass<'static>,
         _resources: &egui_wgpu::CallbackResources,
     ) {
-        let mut stamps = self.shared.frame.lock();
-        if let Some(scope) = stamps.egui_scope.take() {
+        let mut guard = self.shared.stamps.lock();
+        let stamps = &mut *guard;
+        let Some(frame) = stamps.viewports.get_mut(&self.viewport) else {
+            return;
+        };
+        if let Some(scope) = frame.egui_scope.take() {
             self.shared
                 .timer
                 .end_scope_in_render_pass(&scope, render_pass);
         }
-        if let Some(frame) = stamps.open.take() {
-            stamps.to_resolve.push(frame);
+        if let Some(open) = frame.open.take() {
+            stamps.to_resolve.push(open);
         }
         // A HUD scope left open (its end was not painted) is rejected as unfinished.
-        stamps.hud_scope = None;
-        stamps.armed = false;
+        frame.hud_scope = None;
+        frame.armed = false;
     }
 }
 

@@ -156,7 +156,7 @@ pub(crate) struct HudDraw {
     pub(crate) offset: egui::Vec2,
     /// The HUD's stamp when it began this pass's work; `None` when no frame is being timed.
     pub(crate) started: Option<Duration>,
-    /// The GPU timer, on the root viewport of a wgpu app after `install`.
+    /// The GPU timer, in a wgpu app after `install`.
     #[cfg(feature = "wgpu")]
     pub(crate) gpu_timer: Option<crate::EguiGpuTimer>,
 }
@@ -212,10 +212,7 @@ impl FramePlugin {
             offset: hud.config.offset,
             started,
             #[cfg(feature = "wgpu")]
-            gpu_timer: self
-                .gpu_timer
-                .clone()
-                .filter(|_| viewport == egui::ViewportId::ROOT),
+            gpu_timer: self.gpu_timer.clone(),
         })
     }
 
@@ -238,23 +235,25 @@ impl FramePlugin {
         }
     }
 
-    /// On wgpu, the root viewport's GPU results: drains those that arrived and arms the timer
-    /// for this frame if it is the app's.
+    /// On wgpu, GPU results: hands those that arrived to their viewports' HUDs and arms the
+    /// timer for this viewport's frame if it is the app's.
     #[cfg_attr(
         not(feature = "wgpu"),
         expect(clippy::unused_self, reason = "only wgpu times GPU passes")
     )]
     fn collect_gpu_results(&mut self, ctx: &egui::Context, viewport: egui::ViewportId) {
         #[cfg(feature = "wgpu")]
-        if viewport == egui::ViewportId::ROOT
-            && let Some(gpu) = self.gpu_timer.clone()
-        {
-            let hud = self.hud_mut(viewport);
-            let apps = hud.frame_is_apps();
+        if let Some(gpu) = self.gpu_timer.clone() {
+            let apps = self.hud_mut(viewport).frame_is_apps();
             if ctx.current_pass_index() == 0 {
-                gpu.drain(!apps, |passes, own| hud.record_gpu_frame(passes, own));
+                gpu.drain(!apps, |owner, passes, own| {
+                    if let Some(hud) = self.hud_mut_if_used(owner) {
+                        hud.record_gpu_frame(passes, own);
+                    }
+                });
             }
             gpu.stamp_frame(ctx, apps);
+            let hud = self.hud_mut(viewport);
             hud.unavailable_passes = gpu.unavailable_passes();
             hud.gpu_dropped_frames = gpu.timer().stats().dropped_frames;
         }

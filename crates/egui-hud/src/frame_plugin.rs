@@ -184,6 +184,12 @@ impl egui::Plugin for FramePlugin {
         if ui.ctx().current_pass_index() == 0 {
             self.classify(ui.ctx(), viewport);
         }
+        #[cfg(feature = "wgpu")]
+        if let Some(gpu) = &self.gpu_timer
+            && self.hud(viewport).is_some_and(ViewportHud::is_sampling)
+        {
+            gpu.mark_frame_start(ui.ctx());
+        }
     }
 
     fn output_hook(&mut self, ctx: &egui::Context, output: &mut egui::FullOutput) {
@@ -266,17 +272,15 @@ impl FramePlugin {
         self.huds.get_mut(&parent.viewport)?.frame_and_clock()
     }
 
-    /// Whether GPU results of `viewport` are still on their way (only the root's are timed).
+    /// Whether GPU results of `viewport` are still on their way.
     #[cfg_attr(
         not(feature = "wgpu"),
         expect(clippy::unused_self, reason = "only wgpu times GPU passes")
     )]
     fn gpu_results_pending(&self, viewport: egui::ViewportId) -> bool {
         #[cfg(feature = "wgpu")]
-        if viewport == egui::ViewportId::ROOT
-            && let Some(gpu) = &self.gpu_timer
-        {
-            return gpu.has_pending();
+        if let Some(gpu) = &self.gpu_timer {
+            return gpu.has_pending(viewport);
         }
         let _ = viewport;
         false

@@ -44,8 +44,8 @@ fn render_state_with_timestamps() -> Option<egui_wgpu::RenderState> {
     render_state
 }
 
-/// An app pass: clears a small offscreen texture in its own render pass, timed as "app".
-struct AppPass;
+/// An app pass: clears a small offscreen texture in its own render pass, timed under its label.
+struct AppPass(&'static str);
 
 struct AppTarget(wgpu::TextureView);
 
@@ -81,9 +81,9 @@ impl egui_wgpu::CallbackTrait for AppPass {
             AppTarget(texture.create_view(&wgpu::TextureViewDescriptor::default()))
         });
         let timer = TIMER.with(|t| t.borrow().clone());
-        let stamps = timer.as_ref().and_then(|t| t.pass_timestamps("app"));
+        let stamps = timer.as_ref().and_then(|t| t.pass_timestamps(self.0));
         let _pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("app"),
+            label: Some(self.0),
             color_attachments: &[Some(wgpu::RenderPassColorAttachment {
                 view: &target.0,
                 depth_slice: None,
@@ -147,8 +147,10 @@ fn egui_and_app_passes_are_timed_and_a_hidden_hud_takes_no_slots() {
                 ui.label("app");
                 let rect =
                     egui::Rect::from_min_size(egui::pos2(10.0, 40.0), egui::vec2(64.0, 64.0));
-                ui.painter()
-                    .add(egui_wgpu::Callback::new_paint_callback(rect, AppPass));
+                ui.painter().add(egui_wgpu::Callback::new_paint_callback(
+                    rect,
+                    AppPass("app"),
+                ));
                 #[expect(clippy::disallowed_methods, reason = "the test app animates")]
                 ui.ctx().request_repaint();
                 if *shown {
@@ -230,4 +232,171 @@ fn egui_and_app_passes_are_timed_and_a_hidden_hud_takes_no_slots() {
         cleared.gpu_passes.iter().any(|p| p.label == "egui"),
         "egui's pass is still timed: {cleared:?}"
     );
+}
+
+/// Renders one frame of `viewport` as an integration does for each window: the app paints an
+/// app pass labelled `app_label` and shows the HUD; egui's output is drawn into `target`.
+/// Returns the HUD's snapshot, taken in the frame.
+fn render_viewport_frame(
+    ctx: &egui::Context,
+    render_state: &egui_wgpu::RenderState,
+    target: &wgpu::TextureView,
+    viewport: egui::ViewportId,
+    app_label: &'static str,
+) -> Option<Snapshot> {
+    let size = egui::vec2(320.0, 240.0);
+    let input = egui::RawInput {
+        viewport_id: viewport,
+        viewports: std::iter::once((viewport, egui::ViewportInfo::default())).collect(),
+        screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, size)),
+        ..Default::default()
+    };
+    let mut snapshot = None;
+    let mut output = ctx.run_ui(input, |ui| {
+        ui.label(app_label);
+        if viewport == egui::ViewportId::ROOT {
+            // As an app does every frame to keep its child window open.
+            ui.ctx().show_viewport_deferred(
+                egui::ViewportId::from_hash_of("child"),
+                egui::ViewportBuilder::default(),
+                |_, _| {},
+            );
+        }
+        let rect = egui::Rect::from_min_size(egui::pos2(10.0, 40.0), egui::vec2(64.0, 64.0));
+        ui.painter().add(egui_wgpu::Callback::new_paint_callback(
+            rect,
+            AppPass(app_label),
+        ));
+        FpsMonitor::new().sample_resources(false).show(ui.ctx());
+        snapshot = egui_hud::snapshot(ui.ctx());
+    });
+    let paint_jobs = ctx.tessellate(std::mem::take(&mut output.shapes), output.pixels_per_point);
+    let screen = egui_wgpu::ScreenDescriptor {
+        size_in_pixels: [320, 240],
+        pixels_per_point: output.pixels_per_point,
+    };
+    let (device, queue) = (&render_state.device, &render_state.queue);
+    let mut renderer = render_state.renderer.write();
+    for (id, deltas) in &output.textures_delta.set {
+        for delta in deltas {
+            renderer.update_texture(device, queue, *id, delta);
+        }
+    }
+    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+    let mut buffers = renderer.update_buffers(device, queue, &mut encoder, &paint_jobs, &screen);
+    {
+        let mut pass = encoder
+            .begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("egui"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: target,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                depth_stencil_attachment: None,
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            })
+            .forget_lifetime();
+        renderer.render(&mut pass, &paint_jobs, &screen);
+    }
+    buffers.push(encoder.finish());
+    queue.submit(buffers);
+    for id in &output.textures_delta.free {
+        renderer.free_texture(id);
+    }
+    output.textures_delta.clear();
+    drop(renderer);
+    // What presenting a surface does: lets wgpu map the buffers that finished.
+    let _ = device.poll(wgpu::PollType::Poll);
+    snapshot
+}
+
+/// Two viewports of one app on one device, each with its own app pass: each HUD shows its own
+/// viewport's passes and egui pass, not the other's.
+#[test]
+fn each_viewport_gets_its_own_gpu_passes() {
+    let Some(render_state) = render_state_with_timestamps() else {
+        return;
+    };
+    let ctx = egui::Context::default();
+    ctx.set_embed_viewports(false);
+    let timer = EguiGpuTimer::install(&ctx, &render_state.device, &render_state.queue)
+        .expect("timer buffers");
+    TIMER.with(|t| *t.borrow_mut() = Some(timer));
+    let target = render_state
+        .device
+        .create_texture(&wgpu::TextureDescriptor {
+            label: Some("window"),
+            size: wgpu::Extent3d {
+                width: 320,
+                height: 240,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: render_state.target_format,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+            view_formats: &[],
+        })
+        .create_view(&wgpu::TextureViewDescriptor::default());
+    let child = egui::ViewportId::from_hash_of("child");
+    let (mut root_snapshot, mut child_snapshot) = (None, None);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while std::time::Instant::now() < deadline {
+        root_snapshot = render_viewport_frame(
+            &ctx,
+            &render_state,
+            &target,
+            egui::ViewportId::ROOT,
+            "root-app",
+        );
+        child_snapshot = render_viewport_frame(&ctx, &render_state, &target, child, "child-app");
+        let has = |snapshot: &Option<Snapshot>, label: &str| {
+            snapshot
+                .as_ref()
+                .is_some_and(|s| s.gpu_passes.iter().any(|p| p.label == label))
+        };
+        if has(&root_snapshot, "root-app") && has(&child_snapshot, "child-app") {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let labels = |snapshot: &Option<Snapshot>| -> Vec<String> {
+        let snapshot = snapshot.as_ref().expect("the HUD ticked");
+        let mut labels: Vec<String> = snapshot
+            .gpu_passes
+            .iter()
+            .map(|p| p.label.clone())
+            .collect();
+        labels.sort();
+        labels
+    };
+    assert_eq!(
+        labels(&root_snapshot),
+        ["egui", "root-app"],
+        "the root's HUD shows the root's passes only"
+    );
+    assert_eq!(
+        labels(&child_snapshot),
+        ["child-app", "egui"],
+        "the child's HUD shows the child's passes only"
+    );
+    for snapshot in [&root_snapshot, &child_snapshot] {
+        let snapshot = snapshot.as_ref().expect("ticked");
+        assert!(
+            snapshot.gpu_frame.is_some(),
+            "GPU time per frame: {snapshot:?}"
+        );
+        assert!(
+            snapshot.gpu_overlay_cost.is_some(),
+            "the HUD's own GPU time: {snapshot:?}"
+        );
+    }
 }
