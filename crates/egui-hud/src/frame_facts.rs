@@ -64,6 +64,13 @@ impl FrameFacts {
         }
     }
 
+    /// Whether the app wanted this frame as soon as the previous one was done: it asked for
+    /// an immediate repaint, or the integration runs frames on its own. A late present then
+    /// missed refreshes; after an idle spell it did not.
+    pub(crate) fn back_to_back(&self) -> bool {
+        self.immediate_request_last_pass || self.pacing == Pacing::OnItsOwn
+    }
+
     fn hud_due(&self) -> bool {
         self.hud_deadline_secs
             .is_some_and(|due| self.time_secs + HUD_DUE_TOLERANCE_SECS >= due)

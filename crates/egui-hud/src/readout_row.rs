@@ -59,6 +59,14 @@ impl ReadoutRow {
         if let Some(inv) = snapshot.inv {
             rows.push(Self::new("INV", format!("{inv:.2}"), None));
         }
+        if let (Some(missed), Some(share)) = (snapshot.missed_refreshes, snapshot.missed_frames) {
+            // Graded like DROP: a frame that missed a refresh was shown late.
+            rows.push(Self::new(
+                "MISS",
+                format!("{missed} · {}", format_percent(share * 100.0)),
+                Some(Grade::of_drop_fraction(share)),
+            ));
+        }
         push_gpu_rows(&mut rows, snapshot, unavailable_passes);
         if let Some(cpu) = snapshot.cpu_percent {
             rows.push(Self::new("CPU", format_percent(cpu), None));

@@ -237,6 +237,7 @@ impl ViewportHud {
             origin: frame.origin.unwrap_or_default(),
             overlay_cost: frame.hud_cost(self.read_cost),
             excluded: frame.nested_cost(),
+            back_to_back: frame.facts.back_to_back(),
         });
         frame.drawn
     }

@@ -841,3 +841,53 @@ fn only_tick_rs_requests_repaints() {
         "request_repaint* outside tick.rs: {offenders:?}"
     );
 }
+
+/// Behaviour 10: MISS counts refreshes a frame wanted back to back came too late for: an
+/// engine loop at the display's 100 Hz whose every 12th frame draws 21 ms presents it about
+/// three periods after the previous one (two misses each), and a timer app that wakes every
+/// 100 ms misses nothing (its gaps are idle, not late).
+#[test]
+fn missed_refreshes_count_late_frames_not_idle_ones() {
+    let frames = Arc::new(AtomicU64::new(0));
+    let mut engine = RealLoop::new(Schedule::Every(Duration::from_millis(10)));
+    egui_hud::set_refresh_rate(&engine.ctx, Some(100.0));
+    let mut app = {
+        let frames = Arc::clone(&frames);
+        move |ui: &mut egui::Ui| {
+            let n = frames.fetch_add(1, Ordering::Relaxed);
+            draw_for(Duration::from_millis(if n % 12 == 11 { 21 } else { 1 }));
+            FpsMonitor::new().sample_resources(false).show(ui.ctx());
+        }
+    };
+    engine.run_for(Duration::from_millis(2600), &mut app);
+    let snapshot = engine.snapshot();
+    let missed = snapshot
+        .missed_refreshes
+        .expect("MISS reads at a known rate");
+    let share = snapshot.missed_frames.expect("with its share");
+    // The retained 120 frames hold 9 or 10 long ones.
+    assert!(
+        (18..=30).contains(&missed),
+        "two misses per long frame: {missed} ({snapshot:?})"
+    );
+    assert!(
+        (0.07..=0.13).contains(&share),
+        "about one frame in twelve missed: {share:.3}"
+    );
+
+    let mut timer = RealLoop::new(Schedule::Reactive);
+    egui_hud::set_refresh_rate(&timer.ctx, Some(100.0));
+    let mut app = |ui: &mut egui::Ui| {
+        draw_for(Duration::from_millis(1));
+        ui.ctx().request_repaint_after(Duration::from_millis(100));
+        FpsMonitor::new().sample_resources(false).show(ui.ctx());
+    };
+    timer.frame(Vec::new(), &mut app);
+    timer.run_for(Duration::from_millis(2600), &mut app);
+    let snapshot = timer.snapshot();
+    assert_eq!(
+        snapshot.missed_refreshes,
+        Some(0),
+        "a 100 ms timer's gaps are idle: {snapshot:?}"
+    );
+}

@@ -55,6 +55,7 @@ fn record_frame(c: &mut Criterion) {
                 origin: FrameOrigin::App,
                 overlay_cost: Duration::from_micros(15),
                 excluded: Duration::ZERO,
+                back_to_back: true,
             })));
             t += Duration::from_micros(16_667);
         });

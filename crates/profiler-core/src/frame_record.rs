@@ -32,4 +32,9 @@ pub struct FrameRecord {
     /// viewport's frame, run inside its parent's pass); subtracted from the draw time, not
     /// reported as the HUD's. Default zero.
     pub excluded: Duration,
+    /// Whether the app wanted this frame as soon as the previous one was done (it asked for an
+    /// immediate repaint, or its loop runs every frame): then a present interval of `k`
+    /// refresh periods missed `k − 1` refreshes, where after an idle spell it missed none.
+    /// Default `false`.
+    pub back_to_back: bool,
 }

@@ -39,6 +39,9 @@ pub struct FrameSampler {
     /// holds less than a window (over 1024 presents a second).
     evicted_present: Option<u64>,
     invalidation_sum: u64,
+    /// Refreshes missed by the retained draws, and how many of them missed any.
+    missed_refresh_sum: u64,
+    missed_frame_count: u64,
     overlay_sum_nanos: u64,
     presents: SampleRing<u64>,
     last_present: Option<Duration>,
@@ -59,6 +62,7 @@ struct DrawSample {
     draw_nanos: u64,
     overlay_nanos: u64,
     invalidations: u32,
+    missed_refreshes: u32,
 }
 
 /// FPS and INTERVAL, computed together.
@@ -93,6 +97,8 @@ impl FrameSampler {
             warmup_present: None,
             evicted_present: None,
             invalidation_sum: 0,
+            missed_refresh_sum: 0,
+            missed_frame_count: 0,
             overlay_sum_nanos: 0,
             presents: SampleRing::with_capacity(PRESENT_CAPACITY),
             last_present: None,
@@ -178,6 +184,7 @@ impl FrameSampler {
             }
             present => present,
         };
+        let previous_present = self.last_present;
         if let Some(at) = present {
             self.last_present = Some(at);
         }
@@ -202,21 +209,48 @@ impl FrameSampler {
             ),
             overlay_nanos: nanos(overlay),
             invalidations: frame.invalidations,
+            missed_refreshes: match (present, previous_present) {
+                (Some(at), Some(previous)) if frame.back_to_back => {
+                    self.missed_refreshes(at.saturating_sub(previous))
+                }
+                _ => 0,
+            },
         };
         if let Some(evicted) = self.draws.push(sample) {
             self.draw_sum_nanos -= u128::from(evicted.draw_nanos);
             self.overlay_sum_nanos -= evicted.overlay_nanos;
             self.invalidation_sum -= u64::from(evicted.invalidations);
+            self.missed_refresh_sum -= u64::from(evicted.missed_refreshes);
+            self.missed_frame_count -= u64::from(evicted.missed_refreshes > 0);
         }
         self.draw_sum_nanos += u128::from(sample.draw_nanos);
         self.overlay_sum_nanos += sample.overlay_nanos;
         self.invalidation_sum += u64::from(sample.invalidations);
+        self.missed_refresh_sum += u64::from(sample.missed_refreshes);
+        self.missed_frame_count += u64::from(sample.missed_refreshes > 0);
         if let Some(at) = present
             && let Some(evicted) = self.presents.push(nanos(at))
         {
             self.evicted_present = Some(evicted);
         }
         FrameVerdict::Counted
+    }
+
+    /// Refreshes missed over a present interval of a frame wanted back to back: `k − 1` for
+    /// an interval of `k = round(interval / period)` refresh periods; 0 while the rate is
+    /// unknown.
+    fn missed_refreshes(&self, interval: Duration) -> u32 {
+        let Some(refresh_hz) = self.budget.refresh_hz() else {
+            return 0;
+        };
+        let periods = (interval.as_secs_f64() * refresh_hz).round();
+        #[expect(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "a non-negative count, saturated by `as`"
+        )]
+        let periods = periods as u32;
+        periods.saturating_sub(1)
     }
 
     /// Records one frame's GPU results (labelled pass durations), arriving at `arrived_at`
@@ -276,6 +310,8 @@ impl FrameSampler {
         self.warmup_present = None;
         self.evicted_present = None;
         self.invalidation_sum = 0;
+        self.missed_refresh_sum = 0;
+        self.missed_frame_count = 0;
         self.overlay_sum_nanos = 0;
         self.presents.clear();
         self.last_present = None;
@@ -314,6 +350,10 @@ impl FrameSampler {
                 .filter(|s| s.draw_nanos > budget_nanos)
                 .count();
             snapshot.drop = Some(dropped as f64 / count as f64);
+            if self.budget.refresh_hz().is_some() {
+                snapshot.missed_refreshes = Some(self.missed_refresh_sum);
+                snapshot.missed_frames = Some(self.missed_frame_count as f64 / count as f64);
+            }
         }
 
         if let Some(rate) = self.present_rate(now) {

@@ -38,6 +38,15 @@ pub struct Snapshot {
     pub drop: Option<f64>,
     /// Mean repaint requests coalesced into one retained frame.
     pub inv: Option<f64>,
+    /// MISS: display refreshes the retained frames missed. A frame the app wanted right after
+    /// the previous one ([`crate::FrameRecord::back_to_back`]) whose present interval is
+    /// `k = round(interval / refresh period)` periods long missed `k − 1`; a frame after an
+    /// idle spell missed none. `None` while the refresh rate is unknown (frames recorded
+    /// before it was known count none).
+    pub missed_refreshes: Option<u64>,
+    /// Fraction (0..=1) of the retained frames that missed at least one refresh; `None` with
+    /// [`Snapshot::missed_refreshes`].
+    pub missed_frames: Option<f64>,
     /// The frame budget in effect (pinned, else one refresh period, else 1/60 s).
     pub budget: Duration,
     /// The display refresh rate, when the platform told us.
@@ -108,6 +117,8 @@ impl Snapshot {
             p95: None,
             drop: None,
             inv: None,
+            missed_refreshes: None,
+            missed_frames: None,
             budget: budget.duration(),
             refresh_hz: budget.refresh_hz(),
             budget_pinned: budget.is_pinned(),

@@ -56,6 +56,7 @@ fn frame_with(
         origin,
         overlay_cost: Duration::ZERO,
         excluded: Duration::ZERO,
+        back_to_back: true,
     });
     clock.advance(period.saturating_sub(draw));
     verdict
@@ -352,6 +353,7 @@ fn overlay_cost_is_subtracted_from_frame_and_reported() {
             origin: FrameOrigin::App,
             overlay_cost: ms(1),
             excluded: Duration::ZERO,
+            back_to_back: true,
         });
         clock.advance(ms(11));
     }
@@ -734,4 +736,133 @@ fn huge_durations_cannot_overflow_the_sums() {
         ..SamplerConfig::default()
     };
     assert_eq!(too_long.validate(), Err(ConfigError::MaxDrawDuration));
+}
+
+/// One frame presented `interval` after the previous one, wanted back to back or not.
+fn presented_after(
+    sampler: &mut FrameSampler,
+    clock: &ManualClock,
+    interval: Duration,
+    back_to_back: bool,
+) {
+    clock.advance(interval.saturating_sub(ms(1)));
+    let draw_start = clock.now();
+    clock.advance(ms(1));
+    let present = clock.now();
+    sampler.record_frame(FrameRecord {
+        draw_start,
+        draw_end: present,
+        present: Some(present),
+        back_to_back,
+        ..FrameRecord::default()
+    });
+}
+
+fn hz(period_micros: u64) -> f64 {
+    1e6 / period_micros as f64
+}
+
+#[test]
+fn missed_refreshes_are_whole_periods_beyond_the_first() {
+    let period = Duration::from_micros(16_667);
+    let (mut s, clock) = sampler(no_warmup());
+    s.set_refresh_hz(Some(hz(16_667)));
+    presented_after(&mut s, &clock, period, true); // starts the intervals
+    for multiple in [1_u32, 1, 2, 1, 3, 1] {
+        presented_after(&mut s, &clock, period * multiple, true);
+    }
+    let snap = s.snapshot();
+    assert_eq!(
+        snap.missed_refreshes,
+        Some(1 + 2),
+        "2 periods miss 1, 3 miss 2"
+    );
+    assert_eq!(
+        snap.missed_frames,
+        Some(2.0 / 7.0),
+        "2 of the 7 frames missed any"
+    );
+}
+
+#[test]
+fn jitter_of_a_fifth_of_a_period_is_no_miss_and_does_not_hide_one() {
+    let period_us = 16_667_u64;
+    let (mut s, clock) = sampler(no_warmup());
+    s.set_refresh_hz(Some(hz(period_us)));
+    presented_after(&mut s, &clock, Duration::from_micros(period_us), true);
+    // ±20 % around one period: on time; ±20 % around two: one miss each.
+    for percent in [80_u64, 120, 100, 80, 120] {
+        presented_after(
+            &mut s,
+            &clock,
+            Duration::from_micros(period_us * percent / 100),
+            true,
+        );
+    }
+    assert_eq!(
+        s.snapshot().missed_refreshes,
+        Some(0),
+        "jitter is not a miss"
+    );
+    for percent in [180_u64, 220] {
+        presented_after(
+            &mut s,
+            &clock,
+            Duration::from_micros(period_us * percent / 100),
+            true,
+        );
+    }
+    assert_eq!(
+        s.snapshot().missed_refreshes,
+        Some(2),
+        "two late frames, one refresh each"
+    );
+}
+
+#[test]
+fn an_idle_gap_is_not_a_miss_and_an_unknown_rate_reads_none() {
+    let period = Duration::from_micros(16_667);
+    let (mut s, clock) = sampler(no_warmup());
+    presented_after(&mut s, &clock, period, true);
+    presented_after(&mut s, &clock, period * 3, true);
+    let unknown = s.snapshot();
+    assert_eq!(
+        (unknown.missed_refreshes, unknown.missed_frames),
+        (None, None),
+        "no rate, no MISS"
+    );
+    s.set_refresh_hz(Some(hz(16_667)));
+    // A frame the app asked for after 500 ms of nothing (a timer, a click): not a miss.
+    presented_after(&mut s, &clock, ms(500), false);
+    presented_after(&mut s, &clock, period, true);
+    let snap = s.snapshot();
+    assert_eq!(
+        snap.missed_refreshes,
+        Some(0),
+        "an idle spell misses nothing"
+    );
+    assert_eq!(snap.missed_frames, Some(0.0));
+}
+
+#[test]
+fn misses_leave_with_their_frames() {
+    let period = Duration::from_micros(16_667);
+    let (mut s, clock) = sampler(SamplerConfig {
+        capacity: 4,
+        ..no_warmup()
+    });
+    s.set_refresh_hz(Some(hz(16_667)));
+    presented_after(&mut s, &clock, period, true);
+    presented_after(&mut s, &clock, period * 4, true);
+    assert_eq!(s.snapshot().missed_refreshes, Some(3));
+    for _ in 0..4 {
+        presented_after(&mut s, &clock, period, true);
+    }
+    let snap = s.snapshot();
+    assert_eq!(
+        snap.missed_refreshes,
+        Some(0),
+        "the late frame left the window"
+    );
+    assert_eq!(snap.missed_frames, Some(0.0));
 }

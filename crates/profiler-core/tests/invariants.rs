@@ -33,6 +33,7 @@ fn record() -> impl Strategy<Value = FrameRecord> {
                     },
                     overlay_cost: Duration::from_nanos(overlay),
                     excluded: Duration::from_nanos(overlay / 2),
+                    back_to_back: true,
                 }
             },
         )

@@ -59,6 +59,7 @@ fn steady_state_recording_allocates_nothing() {
                 },
                 overlay_cost: Duration::from_micros(20),
                 excluded: Duration::ZERO,
+                back_to_back: true,
             });
             sampler.record_gpu_frame(
                 draw_end,

@@ -73,6 +73,7 @@ fn a_million_frames_keep_memory_and_state_flat() {
             },
             overlay_cost: Duration::from_micros(5),
             excluded: Duration::ZERO,
+            back_to_back: true,
         });
         sampler.record_gpu_frame(end, [("egui", Duration::from_micros(300))]);
         clock.advance(Duration::from_micros(16_667).saturating_sub(draw));

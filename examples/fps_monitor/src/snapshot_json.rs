@@ -62,6 +62,8 @@ pub(crate) fn to_json(snapshot: Option<&Snapshot>, run: &RunFacts<'_>) -> Value 
         "p95_ms": ms(s.p95),
         "drop": s.drop,
         "inv": s.inv,
+        "missed_refreshes": s.missed_refreshes,
+        "missed_frames": s.missed_frames,
         "budget_ms": s.budget.as_secs_f64() * 1e3,
         "refresh_hz": s.refresh_hz,
         "samples": s.samples,
