@@ -285,6 +285,20 @@ pub fn snapshot(ctx: &egui::Context) -> Option<profiler_core::Snapshot> {
         .flatten()
 }
 
+/// WHY on the current viewport as of its last refresh: the call sites that asked the app to
+/// repaint, as rates, and the frames that took more than one pass. `None` before the second
+/// refresh and while the HUD is hidden. Cost: a lock of the HUD's plugin and a clone.
+pub fn why(ctx: &egui::Context) -> Option<crate::WhyReading> {
+    let viewport = ctx.viewport_id();
+    ctx.with_plugin::<FramePlugin, _>(|plugin| {
+        plugin
+            .hud(viewport)
+            .filter(|hud| hud.is_sampling())
+            .and_then(|hud| hud.why.clone())
+    })
+    .flatten()
+}
+
 /// Tells the HUD on the current viewport the display's refresh rate (`None`: unknown, the
 /// default). It clamps MAX FPS and sets the budget (unless one is pinned). `install(cc)` does
 /// this for eframe apps; other integrations call it with their platform's answer. Kept until

@@ -225,6 +225,16 @@ impl FramePlugin {
         let Some(hud) = self.huds.get_mut(&viewport) else {
             return;
         };
+        // egui moved the requests made since the last pass into this pass's causes when it
+        // began: each request is counted once, in the pass after it was made.
+        hud.repaint_sites
+            .record_requests(&ctx.repaint_causes(), crate::tick::OWN_REQUEST_FILE);
+        hud.repaint_sites
+            .record_discards(&platform.request_discard_reasons);
+        if !discarded {
+            hud.repaint_sites
+                .record_frame(platform.num_completed_passes);
+        }
         let Some((frame, clock)) = hud.frame_and_clock() else {
             return;
         };

@@ -1,13 +1,14 @@
+use std::fmt::Write as _;
 use std::sync::Arc;
 use std::time::Duration;
 
 use egui::{FontId, Galley, Role, Sense, Stroke, pos2, vec2};
 use profiler_core::{Bound, Snapshot};
 
-use crate::MainReadout;
 use crate::hud_palette::HudPalette;
-use crate::readout_row::{ReadoutRow, format_duration};
+use crate::readout_row::{ReadoutRow, format_duration, format_percent};
 use crate::text_cache::TextCache;
+use crate::{MainReadout, WhyReading};
 
 /// Width of the HUD's content, in points.
 const CONTENT_WIDTH: f32 = 196.0;
@@ -100,12 +101,19 @@ impl HudView {
     pub(crate) fn set_readouts(
         &mut self,
         snapshot: &Snapshot,
+        why: Option<&WhyReading>,
         unavailable_passes: &[&'static str],
     ) {
         self.rows = ReadoutRow::from_snapshot(snapshot, unavailable_passes);
+        if let Some(why) = why {
+            ReadoutRow::push_why(&mut self.rows, why);
+        }
         self.max_fps = snapshot.max_fps;
         self.fps = snapshot.fps;
         self.hover = hover_text(snapshot);
+        if let Some(why) = why {
+            push_why_hover(&mut self.hover, why);
+        }
         self.layout = None;
     }
 
@@ -474,6 +482,50 @@ fn hover_text(snapshot: &Snapshot) -> String {
     }
     lines.push("Right-click: MAX FPS / FPS. Left-click: collapse.".to_owned());
     lines.join("\n")
+}
+
+/// The hover lines of WHY: the top five call sites with their reasons, the share of frames
+/// that took more than one pass, and why passes were discarded.
+fn push_why_hover(hover: &mut String, why: &WhyReading) {
+    if why.top_sites.is_empty() {
+        hover.push_str("\nWHY: no repaint requests from the app");
+    }
+    for site in &why.top_sites {
+        let _ = write!(
+            hover,
+            "\nWHY {:.1}/s {}",
+            site.per_sec,
+            site.short_location()
+        );
+        if let Some(reason) = &site.reason {
+            let _ = write!(hover, " \u{201c}{reason}\u{201d}");
+        }
+    }
+    if why.other_sites_per_sec > 0.0 {
+        let _ = write!(
+            hover,
+            "\nWHY {:.1}/s from other sites",
+            why.other_sites_per_sec
+        );
+    }
+    if let Some(share) = why.multi_pass_frames.filter(|&share| share > 0.0) {
+        let _ = write!(
+            hover,
+            "\n{} of frames took more than one pass",
+            format_percent(share * 100.0)
+        );
+        for reason in &why.top_discard_reasons {
+            let _ = write!(
+                hover,
+                "\n  discard {:.1}/s {}",
+                reason.per_sec,
+                reason.short_location()
+            );
+            if let Some(text) = &reason.reason {
+                let _ = write!(hover, " \u{201c}{text}\u{201d}");
+            }
+        }
+    }
 }
 
 #[cfg(test)]

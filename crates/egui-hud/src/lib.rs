@@ -30,9 +30,11 @@ mod install;
 mod main_readout;
 mod readout_row;
 mod repaint_ledger;
+mod repaint_sites;
 mod text_cache;
 mod tick;
 mod viewport_hud;
+mod why_reading;
 mod window_fingerprint;
 
 #[cfg(all(feature = "eframe", feature = "wgpu", not(target_arch = "wasm32")))]
@@ -40,7 +42,7 @@ pub use crate::eframe_options::{native_options_with_gpu_timing, request_gpu_timi
 #[cfg(feature = "wgpu")]
 pub use crate::egui_gpu_timer::{EguiGpuTimer, gpu_timer, record_gpu_results};
 pub use crate::fps_monitor::{
-    FpsMonitor, HudActivity, activity, fps_monitor, set_refresh_rate, snapshot,
+    FpsMonitor, HudActivity, activity, fps_monitor, set_refresh_rate, snapshot, why,
 };
 #[cfg(feature = "eframe")]
 pub use crate::install::install;
@@ -48,4 +50,5 @@ pub use crate::install::install;
 pub use crate::install::install_wgpu;
 pub use crate::install::{install_refresh_query, install_viewport_window, install_window};
 pub use crate::main_readout::MainReadout;
+pub use crate::why_reading::{RepaintSiteRate, WhyReading};
 pub use profiler_core;

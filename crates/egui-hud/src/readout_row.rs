@@ -4,6 +4,8 @@ use std::time::Duration;
 
 use profiler_core::{Bound, GpuBusySource, Grade, Snapshot};
 
+use crate::WhyReading;
+
 /// One line of the HUD below the big number, formatted once per refresh.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct ReadoutRow {
@@ -75,6 +77,28 @@ impl ReadoutRow {
             rows.push(Self::new("MEM", format_bytes(bytes), None));
         }
         rows
+    }
+
+    /// The WHY row: the busiest call site and its rate (the rest are in the hover text), or
+    /// "idle" when the app asked for nothing. Placed after INV, which it explains.
+    pub(crate) fn push_why(rows: &mut Vec<Self>, why: &WhyReading) {
+        let value = match why.top_sites.first() {
+            Some(site) => {
+                let more = why.top_sites.len() - 1;
+                let more = if more > 0 {
+                    format!(" +{more}")
+                } else {
+                    String::new()
+                };
+                format!("{} {:.0}/s{more}", site.short_location(), site.per_sec)
+            }
+            None => "idle".to_owned(),
+        };
+        let at = rows
+            .iter()
+            .position(|row| row.name == "INV")
+            .map_or(rows.len(), |inv| inv + 1);
+        rows.insert(at, Self::new("WHY", value, None));
     }
 }
 

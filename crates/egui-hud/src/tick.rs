@@ -4,6 +4,9 @@ use std::time::Duration;
 
 use crate::repaint_ledger::RepaintLedger;
 
+/// The file that makes the HUD's only repaint request: its causes are not the app's (WHY).
+pub(crate) const OWN_REQUEST_FILE: &str = file!();
+
 /// How often the numbers on screen change.
 pub(crate) const REFRESH_INTERVAL: Duration = Duration::from_millis(500);
 

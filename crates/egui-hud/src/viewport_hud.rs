@@ -7,7 +7,9 @@ use crate::frame_facts::{FrameFacts, Pacing};
 use crate::frame_in_progress::FrameInProgress;
 use crate::hud_config::HudConfig;
 use crate::hud_view::HudView;
+use crate::repaint_sites::RepaintSites;
 use crate::tick::Tick;
+use crate::why_reading::WhyReading;
 use crate::window_fingerprint::WindowFingerprint;
 
 /// After frames without the HUD for this long (two refresh ticks) it counts as hidden: its
@@ -41,6 +43,13 @@ pub(crate) struct ViewportHud {
     pub(crate) gpu_dropped_frames: u64,
     /// The HUD's own GPU drawing in the latest timed frame (left out of the app's GPU time).
     gpu_overlay_cost: Option<Duration>,
+    /// The app's repaint requests and discards since the last refresh.
+    pub(crate) repaint_sites: RepaintSites,
+    /// WHY as of the last refresh.
+    pub(crate) why: Option<WhyReading>,
+    /// The HUD's clock at the last refresh: the window WHY's rates are over (the clock FPS
+    /// is read on).
+    last_refresh: Option<Duration>,
     config_error_logged: bool,
 }
 
@@ -73,6 +82,9 @@ impl Default for ViewportHud {
             unavailable_passes: &[],
             gpu_dropped_frames: 0,
             gpu_overlay_cost: None,
+            repaint_sites: RepaintSites::default(),
+            why: None,
+            last_refresh: None,
             config_error_logged: false,
         }
     }
@@ -166,6 +178,7 @@ impl ViewportHud {
                 Err(error) => log::warn!("egui-hud: cannot start the sampler: {error}"),
             }
             self.read_cost = calibrate_read_cost(&*self.clock);
+            self.forget_repaint_sites();
             self.displayed = None;
             self.tick = Tick::default();
             self.frame = None;
@@ -183,6 +196,13 @@ impl ViewportHud {
         rebuild
     }
 
+    /// WHY starts over with the sampler: its window is on the sampler's clock.
+    fn forget_repaint_sites(&mut self) {
+        self.repaint_sites = RepaintSites::default();
+        self.why = None;
+        self.last_refresh = None;
+    }
+
     /// Seconds since the first frame without the HUD; 0 while it is drawn.
     fn hidden_for_secs(&self, now_secs: f64) -> f64 {
         self.visibility
@@ -195,6 +215,12 @@ impl ViewportHud {
         let Some(sampler) = &mut self.sampler else {
             return;
         };
+        let now = sampler.now();
+        if let Some(since) = self.last_refresh.replace(now) {
+            self.why = self
+                .repaint_sites
+                .take_reading(now.saturating_sub(since).as_secs_f64());
+        }
         let mut snapshot = sampler.snapshot();
         if self.sample_resources {
             snapshot.apply_resources(&resources.request());
@@ -203,7 +229,7 @@ impl ViewportHud {
         snapshot.gpu_overlay_cost = self.gpu_overlay_cost;
         if let Some(view) = &mut self.view {
             view.set_plot(sampler.retained_draws(), snapshot.budget);
-            view.set_readouts(&snapshot, self.unavailable_passes);
+            view.set_readouts(&snapshot, self.why.as_ref(), self.unavailable_passes);
         }
         self.displayed = Some(snapshot);
     }
@@ -245,6 +271,7 @@ impl ViewportHud {
     fn detach(&mut self) {
         self.visibility.hidden_since_secs = None;
         self.sampler = None;
+        self.forget_repaint_sites();
         self.displayed = None;
         self.frame = None;
         self.tick = Tick::default();

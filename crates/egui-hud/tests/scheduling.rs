@@ -891,3 +891,68 @@ fn missed_refreshes_count_late_frames_not_idle_ones() {
         "a 100 ms timer's gaps are idle: {snapshot:?}"
     );
 }
+
+/// Behaviour 11: WHY names the app's repaint call sites at their rates, busiest first, and
+/// never the HUD's own request: an engine-style app at 60 Hz asks at one site every frame and
+/// at another every 100 ms.
+#[test]
+fn why_names_the_sites_that_ask_at_their_rates() {
+    let mut engine = RealLoop::new(Schedule::Every(Duration::from_micros(16_667)));
+    let last_slow = Arc::new(Mutex::new(None::<Instant>));
+    let (every_frame_line, every_100_ms_line) =
+        (Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)));
+    let mut app = {
+        let (every_frame_line, every_100_ms_line) = (
+            Arc::clone(&every_frame_line),
+            Arc::clone(&every_100_ms_line),
+        );
+        move |ui: &mut egui::Ui| {
+            draw_for(Duration::from_millis(1));
+            every_frame_line.store(u64::from(line!()) + 1, Ordering::Relaxed);
+            ui.ctx().request_repaint();
+            let mut last = last_slow.lock();
+            if last.is_none_or(|at| at.elapsed() >= Duration::from_millis(100)) {
+                *last = Some(last.map_or_else(Instant::now, |at| at + Duration::from_millis(100)));
+                every_100_ms_line.store(u64::from(line!()) + 1, Ordering::Relaxed);
+                ui.ctx().request_repaint_after(Duration::from_millis(100));
+            }
+            FpsMonitor::new().sample_resources(false).show(ui.ctx());
+        }
+    };
+    engine.run_for(Duration::from_millis(2600), &mut app);
+    let why = egui_hud::why(&engine.ctx).expect("WHY reads after two refreshes");
+    let sites: Vec<(u64, f64)> = why
+        .top_sites
+        .iter()
+        .inspect(|site| {
+            assert!(
+                site.file.ends_with("scheduling.rs"),
+                "only the app's sites: {why:?}"
+            );
+        })
+        .map(|site| (u64::from(site.line), site.per_sec))
+        .collect();
+    assert_eq!(sites.len(), 2, "two sites: {why:?}");
+    assert_eq!(
+        sites[0].0,
+        every_frame_line.load(Ordering::Relaxed),
+        "every frame first"
+    );
+    assert_eq!(
+        sites[1].0,
+        every_100_ms_line.load(Ordering::Relaxed),
+        "then every 100 ms"
+    );
+    let real_fps = engine.real_fps();
+    assert!(
+        (sites[0].1 - real_fps).abs() <= real_fps * 0.1,
+        "one request per frame: {:.1}/s at {real_fps:.1} FPS",
+        sites[0].1
+    );
+    assert!(
+        (sites[1].1 - 10.0).abs() <= 1.0,
+        "ten a second: {:.1}/s",
+        sites[1].1
+    );
+    assert_eq!(why.multi_pass_frames, Some(0.0), "no frame was redone");
+}

@@ -168,7 +168,13 @@ impl DemoApp {
             ran_secs: elapsed.as_secs_f64(),
             startup_secs: first_frame.duration_since(self.started).as_secs_f64(),
         };
-        let json = crate::snapshot_json::to_json(snapshot.as_ref(), &run);
+        let mut json = crate::snapshot_json::to_json(snapshot.as_ref(), &run);
+        if let Some(object) = json.as_object_mut() {
+            object.insert(
+                "why".to_owned(),
+                crate::snapshot_json::why_json(egui_hud::why(ctx).as_ref()),
+            );
+        }
         #[expect(
             clippy::print_stdout,
             reason = "--seconds prints the snapshot for scripts"

@@ -1,3 +1,4 @@
+use egui_hud::WhyReading;
 use egui_hud::profiler_core::{Bound, GpuBusySource, MemoryCounter, Snapshot};
 use serde_json::{Value, json};
 
@@ -95,4 +96,31 @@ fn side_name(side: Bound) -> &'static str {
         Bound::Gpu => "GPU",
         Bound::Neither => "neither",
     }
+}
+
+/// WHY as JSON: the top call sites with their rates, the multi-pass share and the discard
+/// reasons; `null` before the HUD's second refresh.
+pub(crate) fn why_json(why: Option<&WhyReading>) -> Value {
+    let Some(why) = why else {
+        return Value::Null;
+    };
+    let sites = |sites: &[egui_hud::RepaintSiteRate]| -> Vec<Value> {
+        sites
+            .iter()
+            .map(|site| {
+                json!({
+                    "file": site.file,
+                    "line": site.line,
+                    "reason": site.reason,
+                    "per_sec": site.per_sec,
+                })
+            })
+            .collect()
+    };
+    json!({
+        "top_sites": sites(&why.top_sites),
+        "other_sites_per_sec": why.other_sites_per_sec,
+        "multi_pass_frames": why.multi_pass_frames,
+        "top_discard_reasons": sites(&why.top_discard_reasons),
+    })
 }

@@ -97,6 +97,18 @@ fn assert_common_readings(json: &Value, stderr: &str) {
         json["refresh_hz"].is_null(),
         "Xvfb has no refresh rate: {json}"
     );
+    assert!(
+        json["missed_refreshes"].is_null(),
+        "no refresh rate, no MISS: {json}"
+    );
+    let top_site = &json["why"]["top_sites"][0];
+    assert!(
+        top_site["file"]
+            .as_str()
+            .is_some_and(|f| f.contains("fps_monitor"))
+            && top_site["per_sec"].as_f64().is_some_and(|r| r > 0.0),
+        "WHY names the demo's repaint site: {json}"
+    );
 }
 
 #[test]
