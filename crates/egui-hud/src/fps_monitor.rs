@@ -42,6 +42,8 @@ pub struct FpsMonitor {
     config: HudConfig,
     clock: Option<Arc<dyn Clock>>,
     sample_resources: bool,
+    /// eframe's CPU time of the previous frame (`Frame::info().cpu_usage`).
+    eframe_cpu_usage: Option<Duration>,
 }
 
 impl FpsMonitor {
@@ -51,6 +53,7 @@ impl FpsMonitor {
             config: HudConfig::default(),
             clock: None,
             sample_resources: true,
+            eframe_cpu_usage: None,
         }
     }
 
@@ -88,6 +91,21 @@ impl FpsMonitor {
     /// `true`; `false` hides those rows and starts no thread.
     pub fn sample_resources(mut self, enabled: bool) -> Self {
         self.sample_resources = enabled;
+        self
+    }
+
+    /// Hands the HUD eframe's frame, for two CPU phases at no cost: `ui` (the draw FRAME
+    /// samples) and `render` (eframe's `frame.info().cpu_usage` minus the draw: tessellation,
+    /// texture and buffer upload, callbacks' `prepare`, render-pass encoding; eframe leaves
+    /// vsync, acquire, submit and present out of it). Their sum is the CPU side of BOUND and
+    /// MAX FPS. Use it in `App::ui` of the root viewport: eframe reports the root's previous
+    /// frame. Default: not given, and FRAME alone stands for the CPU side.
+    #[cfg(feature = "eframe")]
+    pub fn eframe_frame(mut self, frame: &eframe::Frame) -> Self {
+        self.eframe_cpu_usage = frame
+            .info()
+            .cpu_usage
+            .and_then(|secs| Duration::try_from_secs_f32(secs).ok());
         self
     }
 
@@ -200,6 +218,10 @@ impl FramePlugin {
             self.ledger.restart(viewport, frame_open);
             self.classify(ctx, viewport);
         }
+        if ctx.current_pass_index() == 0 {
+            self.hud_mut(viewport)
+                .report_cpu_time(monitor.eframe_cpu_usage);
+        }
         self.collect_gpu_results(ctx, viewport);
         if self.gpu_timing_unavailable {
             self.hud_mut(viewport).unavailable_passes = &[crate::install::EGUI_PASS_LABEL];
@@ -267,6 +289,7 @@ impl std::fmt::Debug for FpsMonitor {
             .field("config", &self.config)
             .field("custom_clock", &self.clock.is_some())
             .field("sample_resources", &self.sample_resources)
+            .field("eframe_cpu_usage", &self.eframe_cpu_usage)
             .finish()
     }
 }

@@ -14,6 +14,8 @@
 //! output.textures_delta.clear();
 //! ```
 
+mod cpu_phase;
+mod cpu_phases;
 mod display_watch;
 #[cfg(all(feature = "eframe", feature = "wgpu", not(target_arch = "wasm32")))]
 mod eframe_options;
@@ -22,6 +24,7 @@ mod egui_gpu_timer;
 mod fps_monitor;
 mod frame_facts;
 mod frame_in_progress;
+mod frame_phases;
 mod frame_plugin;
 mod hud_config;
 mod hud_palette;
@@ -37,6 +40,8 @@ mod viewport_hud;
 mod why_reading;
 mod window_fingerprint;
 
+pub use crate::cpu_phase::{CpuPhase, cpu_phase};
+pub use crate::cpu_phases::{CpuPhases, cpu_phases};
 #[cfg(all(feature = "eframe", feature = "wgpu", not(target_arch = "wasm32")))]
 pub use crate::eframe_options::{native_options_with_gpu_timing, request_gpu_timing_features};
 #[cfg(feature = "wgpu")]

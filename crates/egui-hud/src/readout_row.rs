@@ -2,7 +2,7 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use profiler_core::{Bound, GpuBusySource, Grade, Snapshot};
+use profiler_core::{Bound, DurationReading, GpuBusySource, Grade, Snapshot};
 
 use crate::WhyReading;
 
@@ -69,6 +69,7 @@ impl ReadoutRow {
                 Some(Grade::of_drop_fraction(share)),
             ));
         }
+        push_phase_rows(&mut rows, snapshot);
         push_gpu_rows(&mut rows, snapshot, unavailable_passes);
         if let Some(cpu) = snapshot.cpu_percent {
             rows.push(Self::new("CPU", format_percent(cpu), None));
@@ -99,6 +100,48 @@ impl ReadoutRow {
             .position(|row| row.name == "INV")
             .map_or(rows.len(), |inv| inv + 1);
         rows.insert(at, Self::new("WHY", value, None));
+    }
+}
+
+/// `PHASES`: the CPU time per frame (the draw and the phases around it), then one line per
+/// phase.
+fn push_phase_rows(rows: &mut Vec<ReadoutRow>, snapshot: &Snapshot) {
+    let Some(cpu_frame) = snapshot.cpu_frame else {
+        return;
+    };
+    rows.push(ReadoutRow::new(
+        "PHASES",
+        format_duration(cpu_frame),
+        Some(Grade::of_duration(cpu_frame, snapshot.budget)),
+    ));
+    push_duration_lines(rows, &snapshot.cpu_phases, snapshot.budget);
+}
+
+/// One indented line per GPU pass or CPU phase: "last mean/max ms" and a bar of the last
+/// duration against the budget.
+fn push_duration_lines(rows: &mut Vec<ReadoutRow>, readings: &[DurationReading], budget: Duration) {
+    let budget_secs = budget.as_secs_f64();
+    for reading in readings {
+        // "last avg/max": one unit for the three, so the line fits the HUD's width.
+        let mut value = format_millis(reading.last);
+        let _ = write!(
+            value,
+            " {}/{} ms",
+            format_millis(reading.mean),
+            format_millis(reading.max)
+        );
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "a bar fraction needs no f64 precision"
+        )]
+        let fraction = (reading.last.as_secs_f64() / budget_secs) as f32;
+        rows.push(ReadoutRow {
+            name: Cow::Owned(reading.label.clone()),
+            value,
+            grade: None,
+            indented: true,
+            budget_fraction: Some(fraction),
+        });
     }
 }
 
@@ -138,29 +181,7 @@ fn push_gpu_rows(
             budget_fraction: None,
         });
     }
-    let budget_secs = snapshot.budget.as_secs_f64();
-    for pass in &snapshot.gpu_passes {
-        // "last avg/max": one unit for the three, so the line fits the HUD's width.
-        let mut value = format_millis(pass.last);
-        let _ = write!(
-            value,
-            " {}/{} ms",
-            format_millis(pass.mean),
-            format_millis(pass.max)
-        );
-        #[expect(
-            clippy::cast_possible_truncation,
-            reason = "a bar fraction needs no f64 precision"
-        )]
-        let fraction = (pass.last.as_secs_f64() / budget_secs) as f32;
-        rows.push(ReadoutRow {
-            name: Cow::Owned(pass.label.clone()),
-            value,
-            grade: None,
-            indented: true,
-            budget_fraction: Some(fraction),
-        });
-    }
+    push_duration_lines(rows, &snapshot.gpu_passes, snapshot.budget);
     for label in unavailable_passes {
         rows.push(ReadoutRow {
             name: Cow::Borrowed(label),

@@ -1,10 +1,14 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use profiler_core::{Clock, FrameRecord, FrameSampler, MonotonicClock, ResourceMonitor, Snapshot};
+use profiler_core::{
+    Clock, FrameRecord, FrameSampler, FrameVerdict, MonotonicClock, ResourceMonitor, Snapshot,
+};
 
+use crate::cpu_phases::CpuPhases;
 use crate::frame_facts::{FrameFacts, Pacing};
 use crate::frame_in_progress::FrameInProgress;
+use crate::frame_phases::FramePhases;
 use crate::hud_config::HudConfig;
 use crate::hud_view::HudView;
 use crate::repaint_sites::RepaintSites;
@@ -43,6 +47,11 @@ pub(crate) struct ViewportHud {
     pub(crate) gpu_dropped_frames: u64,
     /// The HUD's own GPU drawing in the latest timed frame (left out of the app's GPU time).
     gpu_overlay_cost: Option<Duration>,
+    /// The app's CPU phases on this viewport (shared with the app's handles).
+    pub(crate) phases: CpuPhases,
+    /// The last frame the sampler counted, until its CPU time is reported at the next frame
+    /// (eframe tells its render time a frame late).
+    counted: Option<CountedFrame>,
     /// The app's repaint requests and discards since the last refresh.
     pub(crate) repaint_sites: RepaintSites,
     /// WHY as of the last refresh.
@@ -82,6 +91,8 @@ impl Default for ViewportHud {
             unavailable_passes: &[],
             gpu_dropped_frames: 0,
             gpu_overlay_cost: None,
+            phases: CpuPhases::default(),
+            counted: None,
             repaint_sites: RepaintSites::default(),
             why: None,
             last_refresh: None,
@@ -117,6 +128,7 @@ impl ViewportHud {
             ..FrameFacts::default()
         };
         self.frame = Some(FrameInProgress::begin(&*self.clock, facts));
+        self.phases.begin_frame();
     }
 
     /// Begins a frame from the HUD's draw when the input hook did not (the frame that starts
@@ -126,6 +138,7 @@ impl ViewportHud {
             let mut frame = FrameInProgress::begin(&*self.clock, FrameFacts::default());
             frame.drawn = true;
             self.frame = Some(frame);
+            self.phases.begin_frame();
         }
     }
 
@@ -179,6 +192,8 @@ impl ViewportHud {
             }
             self.read_cost = calibrate_read_cost(&*self.clock);
             self.forget_repaint_sites();
+            self.phases.set_shown(true);
+            self.counted = None;
             self.displayed = None;
             self.tick = Tick::default();
             self.frame = None;
@@ -255,7 +270,7 @@ impl ViewportHud {
             frame.origin.is_some(),
             "every frame is classified by its end"
         );
-        sampler.record_frame(FrameRecord {
+        let record = FrameRecord {
             draw_start: frame.started,
             draw_end: ended_at,
             present: Some(ended_at),
@@ -264,14 +279,46 @@ impl ViewportHud {
             overlay_cost: frame.hud_cost(self.read_cost),
             excluded: frame.nested_cost(),
             back_to_back: frame.facts.back_to_back(),
-        });
+        };
+        let inside = self.phases.end_frame();
+        let counted = sampler.record_frame(record) == FrameVerdict::Counted;
+        self.counted = counted.then(|| CountedFrame::of(&record, &inside));
         frame.drawn
+    }
+
+    /// Reports the last counted frame's CPU time, now that whatever followed its draw is
+    /// known: the phases timed between it and this frame and, from eframe, its whole CPU time
+    /// (`eframe_cpu_usage`, which eframe hands to the next frame). Nothing is reported for an
+    /// app that times no phase and gives no eframe frame: then FRAME stands for the CPU side.
+    pub(crate) fn report_cpu_time(&mut self, eframe_cpu_usage: Option<Duration>) {
+        let between = self.phases.take_between();
+        let (Some(counted), Some(sampler)) = (self.counted.take(), &mut self.sampler) else {
+            return;
+        };
+        // eframe's figure covers the raw draw (the HUD included) and what followed it:
+        // tessellation, upload, callbacks' prepare, encoding.
+        let render = eframe_cpu_usage.map(|cpu| cpu.saturating_sub(counted.raw_draw));
+        if counted.inside.is_empty() && between.is_empty() && render.is_none() {
+            return;
+        }
+        let total = counted.draw + between.total() + render.unwrap_or_default();
+        let eframe = render.map(|render| [("ui", counted.draw), ("render", render)]);
+        sampler.record_cpu_frame(
+            total,
+            eframe
+                .into_iter()
+                .flatten()
+                .chain(counted.inside.iter())
+                .chain(between.iter()),
+        );
     }
 
     fn detach(&mut self) {
         self.visibility.hidden_since_secs = None;
         self.sampler = None;
         self.forget_repaint_sites();
+        self.phases.set_shown(false);
+        self.counted = None;
         self.displayed = None;
         self.frame = None;
         self.tick = Tick::default();
@@ -314,4 +361,28 @@ fn calibrate_read_cost(clock: &dyn Clock) -> Duration {
         })
         .min()
         .unwrap_or_default()
+}
+
+/// The last frame the sampler counted, kept until its CPU time is reported.
+#[derive(Clone, Copy, Debug)]
+struct CountedFrame {
+    /// Its draw as FRAME counts it: without the HUD's cost and nested viewports.
+    draw: Duration,
+    /// Its draw from the first pass's start to the final pass's end, all included.
+    raw_draw: Duration,
+    /// Phases timed inside it.
+    inside: FramePhases,
+}
+
+impl CountedFrame {
+    fn of(record: &FrameRecord, inside: &FramePhases) -> Self {
+        let raw_draw = record.draw_end.saturating_sub(record.draw_start);
+        Self {
+            draw: raw_draw
+                .saturating_sub(record.overlay_cost)
+                .saturating_sub(record.excluded),
+            raw_draw,
+            inside: *inside,
+        }
+    }
 }

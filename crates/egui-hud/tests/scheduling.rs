@@ -956,3 +956,80 @@ fn why_names_the_sites_that_ask_at_their_rates() {
     );
     assert_eq!(why.multi_pass_frames, Some(0.0), "no frame was redone");
 }
+
+/// Behaviour 12: CPU phases. Phases timed inside the frame are parts of FRAME; a phase timed
+/// between frames (an engine's simulation before egui runs) adds to the CPU time per frame;
+/// hidden, a phase is not timed.
+#[test]
+fn cpu_phases_split_the_frame_and_add_the_work_around_it() {
+    let mut engine = RealLoop::new(Schedule::Every(Duration::from_millis(20)));
+    let mut app = |ui: &mut egui::Ui| {
+        {
+            let _physics = egui_hud::cpu_phase(ui.ctx(), "physics");
+            draw_for(Duration::from_millis(3));
+        }
+        {
+            let _layout = egui_hud::cpu_phase(ui.ctx(), "layout");
+            draw_for(Duration::from_millis(1));
+        }
+        FpsMonitor::new().sample_resources(false).show(ui.ctx());
+    };
+    let phases = egui_hud::cpu_phases(&engine.ctx);
+    let epoch = Instant::now();
+    while epoch.elapsed() < Duration::from_millis(2500) {
+        {
+            // The engine's own work between two egui frames.
+            let _simulate = phases.start("simulate");
+            draw_for(Duration::from_millis(4));
+        }
+        engine.frame(Vec::new(), &mut app);
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let snapshot = engine.snapshot();
+    let mean = |label: &str| {
+        snapshot
+            .cpu_phases
+            .iter()
+            .find(|p| p.label == label)
+            .unwrap_or_else(|| panic!("{label} is shown: {snapshot:?}"))
+            .mean
+    };
+    let within = |got: Duration, want_ms: f64| {
+        let got_ms = got.as_secs_f64() * 1e3;
+        (want_ms..want_ms * 1.3 + 0.3).contains(&got_ms)
+    };
+    assert!(
+        within(mean("physics"), 3.0),
+        "physics {:?}",
+        mean("physics")
+    );
+    assert!(within(mean("layout"), 1.0), "layout {:?}", mean("layout"));
+    assert!(
+        within(mean("simulate"), 4.0),
+        "simulate {:?}",
+        mean("simulate")
+    );
+    let frame = snapshot.frame.expect("FRAME");
+    assert!(
+        frame >= mean("physics") + mean("layout"),
+        "inside phases are parts of FRAME"
+    );
+    let cpu = snapshot.cpu_frame.expect("CPU time per frame");
+    let around = cpu.saturating_sub(frame);
+    assert!(
+        within(around, 4.0),
+        "the CPU time per frame is FRAME plus the work between frames: {cpu:?} vs {frame:?}"
+    );
+
+    // Hidden for over a second: phases are inert.
+    let mut hidden = |ui: &mut egui::Ui| {
+        let _physics = egui_hud::cpu_phase(ui.ctx(), "physics");
+        ui.label("no HUD");
+    };
+    engine.run_for(Duration::from_millis(1300), &mut hidden);
+    assert_eq!(
+        format!("{:?}", phases.start("simulate")),
+        "CpuPhase { name: None }",
+        "nothing is timed while the HUD is hidden"
+    );
+}

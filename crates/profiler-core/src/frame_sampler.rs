@@ -1,7 +1,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::gpu_pass_table::GpuPassTable;
+use crate::label_table::LabelTable;
 use crate::sample_ring::SampleRing;
 use crate::{
     Bound, Clock, ConfigError, FrameBudget, FrameOrigin, FrameRecord, FrameVerdict, GpuBusySource,
@@ -50,7 +50,12 @@ pub struct FrameSampler {
     /// The same GPU frames for the busy share over the last second: sized like `presents`, so
     /// a GPU faster than `capacity` frames per second is not under-read.
     gpu_busy_frames: SampleRing<GpuFrameSample>,
-    gpu_passes: GpuPassTable,
+    gpu_passes: LabelTable,
+    /// CPU time per frame (the draw and the phases around it), for the frames phases were
+    /// reported for.
+    cpu_frames: SampleRing<u64>,
+    cpu_sum_nanos: u64,
+    cpu_phases: LabelTable,
     warmup_left: u32,
     self_induced: u64,
     rejected: RejectedEvents,
@@ -105,7 +110,10 @@ impl FrameSampler {
             gpu_frames: SampleRing::with_capacity(capacity),
             gpu_sum_nanos: 0,
             gpu_busy_frames: SampleRing::with_capacity(PRESENT_CAPACITY),
-            gpu_passes: GpuPassTable::new(capacity),
+            gpu_passes: LabelTable::new(capacity),
+            cpu_frames: SampleRing::with_capacity(capacity),
+            cpu_sum_nanos: 0,
+            cpu_phases: LabelTable::new(capacity),
             self_induced: 0,
             rejected: RejectedEvents::default(),
             scratch_nanos: Vec::with_capacity(capacity),
@@ -290,6 +298,30 @@ impl FrameSampler {
         self.gpu_busy_frames.push(sample);
     }
 
+    /// Records one counted frame's CPU time: `total` (its draw and the phases timed around it,
+    /// such as eframe's render) and its labelled phases (inside or around the draw). Phases
+    /// are shown as they are; `total` is what BOUND and MAX FPS compare with the GPU. Call it
+    /// only for frames [`FrameSampler::record_frame`] counted. A total longer than
+    /// [`SamplerConfig::max_draw_duration`] is dropped; a label seen for the first time
+    /// allocates its slot, nothing else allocates.
+    pub fn record_cpu_frame<'a>(
+        &mut self,
+        total: Duration,
+        phases: impl IntoIterator<Item = (&'a str, Duration)>,
+    ) {
+        if total > self.config.max_draw_duration {
+            return;
+        }
+        for (label, duration) in phases {
+            self.cpu_phases
+                .record(label, duration.min(self.config.max_draw_duration));
+        }
+        if let Some(evicted) = self.cpu_frames.push(nanos(total)) {
+            self.cpu_sum_nanos -= evicted;
+        }
+        self.cpu_sum_nanos += nanos(total);
+    }
+
     /// The retained draw times, oldest first: what the HUD's plot draws. No allocation.
     pub fn retained_draws(&self) -> impl DoubleEndedIterator<Item = Duration> + '_ {
         self.draws
@@ -319,6 +351,9 @@ impl FrameSampler {
         self.gpu_busy_frames.clear();
         self.gpu_sum_nanos = 0;
         self.gpu_passes.clear();
+        self.cpu_frames.clear();
+        self.cpu_sum_nanos = 0;
+        self.cpu_phases.clear();
         self.warmup_left = self.config.warmup_frames;
         self.self_induced = 0;
         self.rejected = RejectedEvents::default();
@@ -370,13 +405,20 @@ impl FrameSampler {
             snapshot.gpu_busy_source = Some(GpuBusySource::Timestamps);
             self.gpu_passes.readings(&mut snapshot.gpu_passes);
         }
+        if let Ok(count) = u64::try_from(self.cpu_frames.len())
+            && count > 0
+        {
+            snapshot.cpu_frame = Some(Duration::from_nanos(self.cpu_sum_nanos / count));
+            self.cpu_phases.readings(&mut snapshot.cpu_phases);
+        }
         self.set_max_fps_and_bound(&mut snapshot);
         snapshot
     }
 
     /// MAX FPS from the slower side, and BOUND when it is over budget (see [`Bound`]).
     fn set_max_fps_and_bound(&self, snapshot: &mut Snapshot) {
-        let Some(frame) = snapshot.frame else {
+        // The CPU's whole time per frame when phases around the draw are known, else FRAME.
+        let Some(frame) = snapshot.cpu_frame.or(snapshot.frame) else {
             return;
         };
         let (side, slower) = match snapshot.gpu_frame {

@@ -36,14 +36,14 @@ mod bound;
 mod clock;
 mod config_error;
 mod display_refresh;
+mod duration_reading;
 mod frame_budget;
 mod frame_record;
 mod frame_sampler;
 mod frame_verdict;
-mod gpu_pass_reading;
-mod gpu_pass_table;
 mod gpu_usage;
 mod grade;
+mod label_table;
 mod manual_clock;
 mod memory_counter;
 mod monotonic_clock;
@@ -62,11 +62,11 @@ pub use crate::config_error::ConfigError;
 pub use crate::display_refresh::{
     DisplayRefreshError, DisplayRefreshQuery, RandrModeTiming, ScreenArea,
 };
+pub use crate::duration_reading::DurationReading;
 pub use crate::frame_budget::FrameBudget;
 pub use crate::frame_record::{FrameOrigin, FrameRecord};
 pub use crate::frame_sampler::FrameSampler;
 pub use crate::frame_verdict::FrameVerdict;
-pub use crate::gpu_pass_reading::GpuPassReading;
 pub use crate::gpu_usage::{
     DrmEngineCounters, DrmFdinfo, DrmUsageTracker, GpuUsageProbe, GpuUsageReading, GpuUsageSource,
 };

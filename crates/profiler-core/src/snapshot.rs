@@ -1,6 +1,6 @@
 use std::time::Duration;
 
-use crate::{Bound, FrameBudget, GpuPassReading, Grade, MemoryCounter, RejectedEvents};
+use crate::{Bound, DurationReading, FrameBudget, Grade, MemoryCounter, RejectedEvents};
 
 /// The readouts at one moment: what the HUD shows until its next tick.
 ///
@@ -8,11 +8,12 @@ use crate::{Bound, FrameBudget, GpuPassReading, Grade, MemoryCounter, RejectedEv
 /// number. The definitions are in `docs/readouts.md`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Snapshot {
-    /// `1 / max(FRAME, GPU time per frame)`: the rate the slower side allows, clamped to the
-    /// display refresh rate when it is known. Without GPU results, `1 / FRAME`.
+    /// `1 / max(CPU, GPU time per frame)`: the rate the slower side allows, clamped to the
+    /// display refresh rate when it is known. The CPU side is [`Snapshot::cpu_frame`] when
+    /// phases around the draw were reported, else FRAME. Without GPU results, `1 / CPU`.
     pub max_fps: Option<f64>,
     /// Which side's time gives [`Snapshot::max_fps`] before the display's clamp: [`Bound::Gpu`]
-    /// when the GPU time per frame is longer than FRAME, else [`Bound::Cpu`] (never
+    /// when the GPU time per frame is longer than the CPU side, else [`Bound::Cpu`] (never
     /// [`Bound::Neither`]). When MAX FPS equals the refresh rate, the display capped it.
     pub max_fps_set_by: Option<Bound>,
     /// The app's presents in the last second, per second of the time they span.
@@ -82,9 +83,17 @@ pub struct Snapshot {
     /// the timer was installed. Set by the integration that owns the timer; 0 without one.
     pub gpu_dropped_frames: u64,
     /// One entry per labelled GPU pass, in the order the labels were first seen.
-    pub gpu_passes: Vec<GpuPassReading>,
+    pub gpu_passes: Vec<DurationReading>,
+    /// Mean CPU time per frame over the frames phases were reported for: the draw plus the
+    /// phases timed around it (eframe's `render`: tessellation, paint, submit). `None` without
+    /// phase reports; then BOUND and MAX FPS use FRAME.
+    pub cpu_frame: Option<Duration>,
+    /// One entry per labelled CPU phase (`egui_hud::cpu_phase`, eframe's `ui` and `render`),
+    /// in the order the labels were first seen. Phases inside the draw are parts of FRAME.
+    pub cpu_phases: Vec<DurationReading>,
     /// The side over the frame budget that limits the frame rate, or [`Bound::Neither`] when
-    /// both fit in it; `None` until both FRAME and the GPU time per frame are known.
+    /// both fit in it; `None` until both the CPU side (see [`Snapshot::max_fps`]) and the GPU
+    /// time per frame are known.
     pub bound: Option<Bound>,
     /// Mean time the HUD spent drawing itself per frame (already left out of FRAME).
     pub overlay_cost: Option<Duration>,
@@ -134,6 +143,8 @@ impl Snapshot {
             gpu_overlay_cost: None,
             gpu_dropped_frames: 0,
             gpu_passes: Vec::new(),
+            cpu_frame: None,
+            cpu_phases: Vec::new(),
             bound: None,
             overlay_cost: None,
             self_induced_frames: 0,

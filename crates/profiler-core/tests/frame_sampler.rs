@@ -866,3 +866,43 @@ fn misses_leave_with_their_frames() {
     );
     assert_eq!(snap.missed_frames, Some(0.0));
 }
+
+#[test]
+fn cpu_phases_are_read_per_label_and_their_total_decides_bound_and_max_fps() {
+    let (mut s, clock) = sampler(no_warmup());
+    for _ in 0..10 {
+        frame(&mut s, &clock, ms(2), ms(16));
+        // eframe-style: the draw (`ui`, 2 ms) and what follows it (`render`, 9 ms).
+        s.record_cpu_frame(ms(11), [("ui", ms(2)), ("render", ms(9))]);
+        s.record_gpu_frame(clock.now(), [("egui", ms(5))]);
+    }
+    let snap = s.snapshot();
+    assert_eq!(snap.cpu_frame, Some(ms(11)));
+    let phases: Vec<(&str, Duration, Duration)> = snap
+        .cpu_phases
+        .iter()
+        .map(|p| (p.label.as_str(), p.last, p.max))
+        .collect();
+    assert_eq!(phases, [("ui", ms(2), ms(2)), ("render", ms(9), ms(9))]);
+    // FRAME alone (2 ms) would make the 5 ms GPU the slower side.
+    assert_eq!(
+        snap.max_fps_set_by,
+        Some(Bound::Cpu),
+        "the CPU's 11 ms is slower"
+    );
+    let max_fps = snap.max_fps.expect("MAX FPS");
+    assert!(
+        (max_fps - 1000.0 / 11.0).abs() < 1e-9,
+        "1 / 11 ms: {max_fps}"
+    );
+    assert_eq!(snap.bound, Some(Bound::Neither), "11 ms fits in 16.7 ms");
+
+    let (mut no_phases, clock) = sampler(no_warmup());
+    frame(&mut no_phases, &clock, ms(2), ms(16));
+    let snap = no_phases.snapshot();
+    assert_eq!(
+        (snap.cpu_frame, snap.cpu_phases.len()),
+        (None, 0),
+        "no report, no reading"
+    );
+}

@@ -187,7 +187,7 @@ impl DemoApp {
 }
 
 impl eframe::App for DemoApp {
-    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+    fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
         if ctx.input(|i| i.key_pressed(egui::Key::F12)) {
             self.hud_shown = !self.hud_shown;
@@ -202,13 +202,16 @@ impl eframe::App for DemoApp {
             ui.separator();
             ui.horizontal_top(|ui| {
                 if self.has_wgpu {
+                    let _scene = egui_hud::cpu_phase(ui.ctx(), "scene");
                     self.scene_ui(ui, time_secs);
                 }
+                let _curves = egui_hud::cpu_phase(ui.ctx(), "curves");
                 ui.vertical(|ui| self.curves_ui(ui, time_secs));
             });
         });
         if self.hud_shown {
-            egui_hud::fps_monitor(&ctx);
+            // eframe's frame gives the HUD the `ui` and `render` phases.
+            egui_hud::FpsMonitor::new().eframe_frame(frame).show(&ctx);
         }
         if self.repaint == RepaintMode::Continuous {
             #[expect(

@@ -1,5 +1,5 @@
 use egui_hud::WhyReading;
-use egui_hud::profiler_core::{Bound, GpuBusySource, MemoryCounter, Snapshot};
+use egui_hud::profiler_core::{Bound, DurationReading, GpuBusySource, MemoryCounter, Snapshot};
 use serde_json::{Value, json};
 
 use crate::demo_args::Backend;
@@ -37,18 +37,6 @@ pub(crate) fn to_json(snapshot: Option<&Snapshot>, run: &RunFacts<'_>) -> Value 
         });
     };
     let ms = |d: Option<std::time::Duration>| d.map(|d| d.as_secs_f64() * 1e3);
-    let passes: Vec<Value> = s
-        .gpu_passes
-        .iter()
-        .map(|p| {
-            json!({
-                "label": p.label,
-                "last_ms": p.last.as_secs_f64() * 1e3,
-                "mean_ms": p.mean.as_secs_f64() * 1e3,
-                "max_ms": p.max.as_secs_f64() * 1e3,
-            })
-        })
-        .collect();
     json!({
         "backend": backend,
         "adapter": adapter,
@@ -80,7 +68,9 @@ pub(crate) fn to_json(snapshot: Option<&Snapshot>, run: &RunFacts<'_>) -> Value 
         "gpu_process_busy_percent": s.gpu_process_busy_percent,
         "gpu_process_source": s.gpu_process_source,
         "gpu_dropped_frames": s.gpu_dropped_frames,
-        "gpu_passes": passes,
+        "gpu_passes": readings_json(&s.gpu_passes),
+        "cpu_frame_ms": ms(s.cpu_frame),
+        "cpu_phases": readings_json(&s.cpu_phases),
         "bound": s.bound.map(side_name),
         "max_fps_set_by": s.max_fps_set_by.map(side_name),
         "hud_cost_us": s.overlay_cost.map(|d| d.as_secs_f64() * 1e6),
@@ -123,4 +113,19 @@ pub(crate) fn why_json(why: Option<&WhyReading>) -> Value {
         "multi_pass_frames": why.multi_pass_frames,
         "top_discard_reasons": sites(&why.top_discard_reasons),
     })
+}
+
+/// GPU passes or CPU phases: label, last, mean and max in milliseconds.
+fn readings_json(readings: &[DurationReading]) -> Vec<Value> {
+    readings
+        .iter()
+        .map(|reading| {
+            json!({
+                "label": reading.label,
+                "last_ms": reading.last.as_secs_f64() * 1e3,
+                "mean_ms": reading.mean.as_secs_f64() * 1e3,
+                "max_ms": reading.max.as_secs_f64() * 1e3,
+            })
+        })
+        .collect()
 }

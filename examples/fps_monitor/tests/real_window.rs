@@ -101,6 +101,24 @@ fn assert_common_readings(json: &Value, stderr: &str) {
         json["missed_refreshes"].is_null(),
         "no refresh rate, no MISS: {json}"
     );
+    // eframe's frame gives `ui` and `render`; the demo times `curves` itself.
+    let phase = |label: &str| {
+        json["cpu_phases"]
+            .as_array()
+            .and_then(|phases| phases.iter().find(|p| p["label"] == label))
+            .and_then(|p| p["mean_ms"].as_f64())
+    };
+    for label in ["ui", "render", "curves"] {
+        assert!(
+            phase(label).is_some_and(|ms| ms > 0.0),
+            "the {label} phase is read: {json}"
+        );
+    }
+    let (cpu, frame) = (positive(json, "cpu_frame_ms"), positive(json, "frame_ms"));
+    assert!(
+        cpu > frame,
+        "the CPU time per frame adds eframe's render to FRAME: {cpu} vs {frame}"
+    );
     let top_site = &json["why"]["top_sites"][0];
     assert!(
         top_site["file"]

@@ -1,12 +1,12 @@
 use std::time::Duration;
 
-use crate::GpuPassReading;
+use crate::DurationReading;
 use crate::sample_ring::SampleRing;
 
-/// Per-label GPU durations for the retained frames. A label allocates its slot (name and ring)
+/// Per-label durations (GPU passes or CPU phases) for the retained frames. A label allocates its slot (name and ring)
 /// the first time it is seen; steady state allocates nothing.
 #[derive(Debug)]
-pub(crate) struct GpuPassTable {
+pub(crate) struct LabelTable {
     passes: Vec<PassSlot>,
     capacity: usize,
     /// Results whose label did not fit in the table.
@@ -20,7 +20,7 @@ struct PassSlot {
     sum_nanos: u64,
 }
 
-impl GpuPassTable {
+impl LabelTable {
     /// Labels beyond this many are counted, not shown: a HUD line per pass stops being
     /// readable long before.
     pub(crate) const MAX_LABELS: usize = 8;
@@ -63,14 +63,14 @@ impl GpuPassTable {
         self.untracked
     }
 
-    pub(crate) fn readings(&self, out: &mut Vec<GpuPassReading>) {
+    pub(crate) fn readings(&self, out: &mut Vec<DurationReading>) {
         out.clear();
         for slot in &self.passes {
             let (Some(last), Ok(count)) = (slot.nanos.back(), u64::try_from(slot.nanos.len()))
             else {
                 continue;
             };
-            out.push(GpuPassReading {
+            out.push(DurationReading {
                 label: slot.label.clone(),
                 last: Duration::from_nanos(last),
                 mean: Duration::from_nanos(slot.sum_nanos / count.max(1)),

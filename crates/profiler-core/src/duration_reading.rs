@@ -1,9 +1,10 @@
 use std::time::Duration;
 
-/// One labelled GPU pass over the retained frames, as shown under the HUD's `GPU` row.
+/// One labelled part of a frame over the retained frames: a GPU pass (under the HUD's `GPU`
+/// row) or a CPU phase (under `PHASES`).
 #[derive(Clone, Debug, PartialEq)]
-pub struct GpuPassReading {
-    /// The label the pass was timed under (e.g. `"egui"`, `"scene"`).
+pub struct DurationReading {
+    /// The label the part was timed under (e.g. `"egui"`, `"scene"`, `"physics"`).
     pub label: String,
     /// The most recent duration.
     pub last: Duration,

@@ -1,0 +1,139 @@
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use parking_lot::Mutex;
+
+use crate::cpu_phase::CpuPhase;
+use crate::frame_phases::FramePhases;
+use crate::frame_plugin::FramePlugin;
+
+/// Times named phases of the app's frames for the HUD of one viewport: a handle to keep where
+/// the hot code is, for [`CpuPhases::start`]. Get it with [`crate::cpu_phases`]; for an
+/// occasional phase, [`crate::cpu_phase`] does the lookup for you.
+///
+/// A phase timed while the viewport's frame runs (between the HUD's input hook and its final
+/// output hook) is a part of FRAME; one timed between two frames (an engine's simulation
+/// before egui runs) is added to the CPU time of the frame before it. The HUD shows each
+/// phase under `PHASES` (last, mean/max, a bar scaled to the budget), and the CPU total per
+/// frame decides BOUND and MAX FPS against the GPU.
+///
+/// Phases are timed with [`std::time::Instant`], whatever clock the HUD was given: a phase is
+/// a duration on its own, never compared with the HUD's timestamps.
+///
+/// Cost: while the HUD is hidden, one atomic load (the phase is not timed); while it is shown,
+/// two `Instant` reads and one uncontended lock when the phase ends, measured in
+/// `benches/cpu_phase.rs`. No allocation: names are `&'static str`, 16 per frame (further
+/// names are counted, not shown). Cloning the handle is an `Arc` clone.
+///
+/// ## Locking
+/// One mutex, held for a few instructions when a phase ends and by the HUD's hooks; phases
+/// may be timed on any thread.
+#[derive(Clone, Default)]
+pub struct CpuPhases {
+    recorder: Arc<PhaseRecorder>,
+}
+
+#[derive(Default)]
+pub(crate) struct PhaseRecorder {
+    /// Whether the HUD samples this viewport: phases are timed only then.
+    shown: AtomicBool,
+    /// Whether the viewport's frame is running: phases started now are inside it. Written
+    /// under `phases`' lock, read without it when a phase starts.
+    in_frame: AtomicBool,
+    phases: Mutex<RecordedPhases>,
+}
+
+#[derive(Default)]
+struct RecordedPhases {
+    inside: FramePhases,
+    between: FramePhases,
+}
+
+impl CpuPhases {
+    /// Starts timing the phase `name`; it ends when the returned guard is dropped:
+    /// `let _physics = phases.start("physics");`. Does nothing while the HUD is hidden.
+    pub fn start(&self, name: &'static str) -> CpuPhase<'_> {
+        self.recorder
+            .start(PhaseSource::Borrowed(&self.recorder), name)
+    }
+
+    /// The HUD began sampling, or stopped: either way no phase so far counts.
+    pub(crate) fn set_shown(&self, shown: bool) {
+        *self.recorder.phases.lock() = RecordedPhases::default();
+        self.recorder.shown.store(shown, Ordering::Relaxed);
+    }
+
+    /// The viewport's frame begins: phases from now on are inside it.
+    pub(crate) fn begin_frame(&self) {
+        let _phases = self.recorder.phases.lock();
+        self.recorder.in_frame.store(true, Ordering::Relaxed);
+    }
+
+    /// The viewport's frame ended: its phases, and phases from now on are between frames.
+    pub(crate) fn end_frame(&self) -> FramePhases {
+        let mut phases = self.recorder.phases.lock();
+        self.recorder.in_frame.store(false, Ordering::Relaxed);
+        std::mem::take(&mut phases.inside)
+    }
+
+    /// The phases timed between the last frame's end and now.
+    pub(crate) fn take_between(&self) -> FramePhases {
+        std::mem::take(&mut self.recorder.phases.lock().between)
+    }
+
+    /// For [`crate::cpu_phase`], whose guard cannot borrow the handle.
+    pub(crate) fn start_owned(&self, name: &'static str) -> CpuPhase<'static> {
+        self.recorder
+            .start(PhaseSource::Owned(Arc::clone(&self.recorder)), name)
+    }
+}
+
+impl PhaseRecorder {
+    fn start<'a>(&self, source: PhaseSource<'a>, name: &'static str) -> CpuPhase<'a> {
+        if !self.shown.load(Ordering::Relaxed) {
+            return CpuPhase::inert();
+        }
+        let inside = self.in_frame.load(Ordering::Relaxed);
+        CpuPhase::running(source, name, Instant::now(), inside)
+    }
+
+    /// A phase started at `started` ends now.
+    pub(crate) fn finish(&self, name: &'static str, started: Instant, inside: bool) {
+        let duration = started.elapsed();
+        let mut phases = self.phases.lock();
+        // A phase that began inside a frame that has ended since belongs to no frame's draw;
+        // it still cost the CPU, between frames.
+        if inside && self.in_frame.load(Ordering::Relaxed) {
+            phases.inside.add(name, duration);
+        } else {
+            phases.between.add(name, duration);
+        }
+    }
+}
+
+/// Where a running phase reports to: the app's handle, or a recorder found through the
+/// context.
+pub(crate) enum PhaseSource<'a> {
+    Borrowed(&'a PhaseRecorder),
+    Owned(Arc<PhaseRecorder>),
+}
+
+impl std::ops::Deref for PhaseSource<'_> {
+    type Target = PhaseRecorder;
+
+    fn deref(&self) -> &PhaseRecorder {
+        match self {
+            Self::Borrowed(recorder) => recorder,
+            Self::Owned(recorder) => recorder,
+        }
+    }
+}
+
+/// The phase handle of the current viewport's HUD (see [`CpuPhases`]). Keep it where the hot
+/// code is; it stays valid while the HUD is hidden and shown again. Cost: a lock of the HUD's
+/// plugin and an `Arc` clone.
+pub fn cpu_phases(ctx: &egui::Context) -> CpuPhases {
+    let viewport = ctx.viewport_id();
+    FramePlugin::with(ctx, |plugin| plugin.hud_mut(viewport).phases.clone())
+}
