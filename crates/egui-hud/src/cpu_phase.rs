@@ -1,4 +1,4 @@
-use std::time::Instant;
+use profiler_core::Instant;
 
 use crate::cpu_phases::PhaseSource;
 use crate::frame_plugin::FramePlugin;

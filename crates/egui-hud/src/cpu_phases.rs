@@ -1,6 +1,6 @@
+use profiler_core::Instant;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 
 use parking_lot::Mutex;
 

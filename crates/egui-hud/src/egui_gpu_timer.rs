@@ -1,7 +1,11 @@
 use std::sync::Arc;
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
 use gpu_timing::{FrameId, GpuScope, GpuTimer, GpuTimerSettings, PassTimestamps, TimestampSupport};
 use parking_lot::Mutex;
+use profiler_core::Instant;
 
 use crate::install::EGUI_PASS_LABEL;
 
@@ -28,6 +32,8 @@ pub struct EguiGpuTimer {
     /// For a non-blocking poll while results are on their way (idle apps submit nothing).
     device: wgpu::Device,
     stamps: Arc<Mutex<Stamps>>,
+    /// A calibration runs on a background thread now.
+    calibrating: Arc<AtomicBool>,
 }
 
 /// Most frames whose owner is remembered: the timer's ring holds fewer in flight, so older
@@ -87,6 +93,35 @@ struct FrameStamps {
     hud_scope: Option<GpuScope>,
     /// The pass (`cumulative_pass_nr`) whose begin stamp was added.
     begin_added_in_pass: Option<u64>,
+    /// When the renderer began the frame being painted (the begin stamp's `prepare`), and the
+    /// HUD's sequence number of that frame.
+    render_start: Option<(u64, Instant)>,
+    /// The latest timed frame painted, with its CPU marks, until the HUD takes it.
+    painted: Option<PaintedFrame>,
+}
+
+/// A timed frame's CPU marks around egui's render pass (the latency path's render start and
+/// encode end).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PaintedFrame {
+    /// The HUD's sequence number of the frame.
+    pub(crate) sequence: u64,
+    pub(crate) frame: FrameId,
+    pub(crate) render_start: Instant,
+    pub(crate) encode_end: Instant,
+}
+
+/// One frame's GPU results, as the HUD takes them.
+pub(crate) struct TimedGpuFrame<'a, 'b> {
+    /// The viewport the frame was recorded for.
+    pub(crate) viewport: egui::ViewportId,
+    pub(crate) frame: FrameId,
+    /// The app's passes (egui's without the HUD's own drawing).
+    pub(crate) passes: &'a mut dyn Iterator<Item = (&'b str, Duration)>,
+    /// The HUD's own drawing.
+    pub(crate) hud_cost: Option<Duration>,
+    /// egui's pass on the CPU clock, placed through the latest calibration.
+    pub(crate) egui_pass: Option<(Instant, Instant)>,
 }
 
 /// The label of the HUD's own drawing in a frame's results: nested in egui's pass, taken out of
@@ -120,6 +155,7 @@ impl EguiGpuTimer {
             timer,
             device: device.clone(),
             stamps: Arc::new(Mutex::new(Stamps::default())),
+            calibrating: Arc::new(AtomicBool::new(false)),
         };
         crate::frame_plugin::FramePlugin::with(ctx, |plugin| {
             plugin.gpu_timer = Some(shared.clone());
@@ -178,7 +214,8 @@ impl EguiGpuTimer {
     /// pass, before the app paints: egui-wgpu calls `prepare` in paint order, so its `prepare`
     /// tells app passes timed from theirs which viewport is being painted. Nothing without
     /// timestamp queries.
-    pub(crate) fn mark_frame_start(&self, ctx: &egui::Context) {
+    /// `sequence`: the HUD's number for the frame, which its paint marks carry.
+    pub(crate) fn mark_frame_start(&self, ctx: &egui::Context, sequence: u64) {
         if !self.timer.support().can_time_passes() {
             return; // a device without timestamp queries: no callbacks to pay for
         }
@@ -194,6 +231,7 @@ impl EguiGpuTimer {
         let begin = BeginStamp {
             shared: self.clone(),
             viewport,
+            sequence,
         };
         ctx.layer_painter(egui::LayerId::background()).add(
             egui_wgpu::Callback::new_paint_callback(ctx.content_rect(), begin),
@@ -205,7 +243,7 @@ impl EguiGpuTimer {
     /// earlier frames, but are not timed. An integration that runs passes without
     /// `on_begin_pass` gets the begin stamp here (app passes painted before it are then not
     /// timed).
-    pub(crate) fn stamp_frame(&self, ctx: &egui::Context, timed: bool) {
+    pub(crate) fn stamp_frame(&self, ctx: &egui::Context, timed: bool, sequence: u64) {
         if !self.timer.support().can_time_passes() {
             return;
         }
@@ -217,7 +255,7 @@ impl EguiGpuTimer {
             frame.begin_added_in_pass == Some(ctx.cumulative_pass_nr())
         };
         if !begin_added {
-            self.mark_frame_start(ctx);
+            self.mark_frame_start(ctx, sequence);
         }
         let rect = ctx.content_rect();
         if timed && self.timer.support().can_write_inside_passes() {
@@ -275,21 +313,14 @@ impl EguiGpuTimer {
     /// `poll_device`: also poll the device (without waiting) first. Only a frame the HUD asked
     /// for to collect results needs it: in an app that draws, egui's submit every frame lets
     /// wgpu map finished buffers, and a poll per frame cost ~100 µs on lavapipe.
-    pub(crate) fn drain(
-        &self,
-        poll_device: bool,
-        mut record: impl FnMut(
-            egui::ViewportId,
-            &mut dyn Iterator<Item = (&str, std::time::Duration)>,
-            Option<std::time::Duration>,
-        ),
-    ) {
+    pub(crate) fn drain(&self, poll_device: bool, mut record: impl FnMut(TimedGpuFrame<'_, '_>)) {
         if poll_device
             && self.timer.has_pending()
             && let Err(error) = self.device.poll(wgpu::PollType::Poll)
         {
             log::debug!("egui-hud: device poll failed: {error}");
         }
+        let calibration = self.timer.calibration();
         self.timer.poll_results(|result| {
             let owner = self.stamps.lock().owners.take(result.frame_id);
             debug_assert!(owner.is_some(), "every timed frame has a viewport");
@@ -300,15 +331,67 @@ impl EguiGpuTimer {
                 .passes
                 .iter()
                 .find(|pass| &*pass.label == HUD_PASS_LABEL)
-                .and_then(|pass| std::time::Duration::try_from_secs_f64(pass.duration_secs).ok());
+                .and_then(|pass| Duration::try_from_secs_f64(pass.duration_secs).ok());
             let mut app_passes = labelled_durations(result)
                 .filter(|(label, _)| *label != HUD_PASS_LABEL)
                 .map(|(label, duration)| {
                     let hud_part = hud.filter(|_| label == EGUI_PASS_LABEL).unwrap_or_default();
                     (label, duration.saturating_sub(hud_part))
                 });
-            record(owner, &mut app_passes, hud);
+            let egui_pass = result.pass(EGUI_PASS_LABEL).and_then(|pass| {
+                let calibration = calibration?;
+                Some((
+                    calibration.gpu_to_cpu(pass.begin_gpu_nanos)?,
+                    calibration.gpu_to_cpu(pass.end_gpu_nanos)?,
+                ))
+            });
+            record(TimedGpuFrame {
+                viewport: owner,
+                frame: result.frame_id,
+                passes: &mut app_passes,
+                hud_cost: hud,
+                egui_pass,
+            });
         });
+    }
+
+    /// The latest timed frame `viewport` painted since the last call, with its CPU marks.
+    pub(crate) fn take_painted(&self, viewport: egui::ViewportId) -> Option<PaintedFrame> {
+        self.stamps
+            .lock()
+            .viewports
+            .get_mut(&viewport)
+            .and_then(|frame| frame.painted.take())
+    }
+
+    /// Keeps a calibration of the GPU clock against the CPU's fresh (see
+    /// [`GpuTimer::recalibrate_if_stale`]: every 10 s), so GPU times can be placed on the CPU
+    /// timeline. The calibration blocks for a few GPU round trips, so it runs on a background
+    /// thread, one at a time. Costs a lock and an atomic when fresh.
+    pub(crate) fn keep_calibrated(&self) {
+        let fresh = self
+            .timer
+            .calibration()
+            .is_some_and(|c| c.age() < self.timer.settings().recalibration_interval);
+        if fresh
+            || !self.timer.support().can_time_passes()
+            || self.calibrating.swap(true, Ordering::AcqRel)
+        {
+            return;
+        }
+        let (timer, calibrating) = (self.timer.clone(), Arc::clone(&self.calibrating));
+        let spawned = std::thread::Builder::new()
+            .name("egui-hud-gpu-calibration".to_owned())
+            .spawn(move || {
+                if let Err(error) = timer.recalibrate_if_stale() {
+                    log::debug!("egui-hud: GPU clock calibration failed: {error}");
+                }
+                calibrating.store(false, Ordering::Release);
+            });
+        if let Err(error) = spawned {
+            self.calibrating.store(false, Ordering::Release);
+            log::debug!("egui-hud: cannot calibrate the GPU clock ({error})");
+        }
     }
 
     /// Whether results of a frame of `viewport` are still to come: recorded and not yet
@@ -328,6 +411,7 @@ impl EguiGpuTimer {
 struct BeginStamp {
     shared: EguiGpuTimer,
     viewport: egui::ViewportId,
+    sequence: u64,
 }
 
 impl egui_wgpu::CallbackTrait for BeginStamp {
@@ -339,7 +423,13 @@ impl egui_wgpu::CallbackTrait for BeginStamp {
         _egui_encoder: &mut wgpu::CommandEncoder,
         _resources: &mut egui_wgpu::CallbackResources,
     ) -> Vec<wgpu::CommandBuffer> {
-        self.shared.stamps.lock().painting = Some(self.viewport);
+        let mut stamps = self.shared.stamps.lock();
+        stamps.painting = Some(self.viewport);
+        stamps
+            .viewports
+            .entry(self.viewport)
+            .or_default()
+            .render_start = Some((self.sequence, Instant::now()));
         Vec::new()
     }
 
@@ -455,6 +545,14 @@ impl egui_wgpu::CallbackTrait for EndStamp {
         }
         if let Some(open) = frame.open.take() {
             stamps.to_resolve.push(open);
+            if let Some((sequence, render_start)) = frame.render_start.take() {
+                frame.painted = Some(PaintedFrame {
+                    sequence,
+                    frame: open,
+                    render_start,
+                    encode_end: Instant::now(),
+                });
+            }
         }
         // A HUD scope left open (its end was not painted) is rejected as unfinished.
         frame.hud_scope = None;
@@ -474,7 +572,13 @@ pub fn record_gpu_results(ctx: &egui::Context, result: &gpu_timing::GpuFrameResu
     let viewport = ctx.viewport_id();
     ctx.with_plugin::<crate::frame_plugin::FramePlugin, _>(|plugin| {
         if let Some(hud) = plugin.hud_mut_if_used(viewport) {
-            hud.record_gpu_frame(labelled_durations(result), None);
+            hud.record_gpu_frame(TimedGpuFrame {
+                viewport,
+                frame: result.frame_id,
+                passes: &mut labelled_durations(result),
+                hud_cost: None,
+                egui_pass: None,
+            });
         }
     });
 }
@@ -482,9 +586,9 @@ pub fn record_gpu_results(ctx: &egui::Context, result: &gpu_timing::GpuFrameResu
 /// A result's passes as the sampler takes them.
 fn labelled_durations(
     result: &gpu_timing::GpuFrameResult,
-) -> impl Iterator<Item = (&str, std::time::Duration)> {
+) -> impl Iterator<Item = (&str, Duration)> {
     result.passes.iter().filter_map(|pass| {
-        let duration = std::time::Duration::try_from_secs_f64(pass.duration_secs).ok()?;
+        let duration = Duration::try_from_secs_f64(pass.duration_secs).ok()?;
         Some((&*pass.label, duration))
     })
 }

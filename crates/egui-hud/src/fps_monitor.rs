@@ -266,15 +266,19 @@ impl FramePlugin {
     fn collect_gpu_results(&mut self, ctx: &egui::Context, viewport: egui::ViewportId) {
         #[cfg(feature = "wgpu")]
         if let Some(gpu) = self.gpu_timer.clone() {
-            let apps = self.hud_mut(viewport).frame_is_apps();
+            let hud = self.hud_mut(viewport);
+            let (apps, sequence) = (hud.frame_is_apps(), hud.frame_sequence);
+            hud.paint_marks_expected = gpu.timer().support().can_write_inside_passes();
             if ctx.current_pass_index() == 0 {
-                gpu.drain(!apps, |owner, passes, own| {
-                    if let Some(hud) = self.hud_mut_if_used(owner) {
-                        hud.record_gpu_frame(passes, own);
+                hud.record_paint(gpu.take_painted(viewport));
+                gpu.drain(!apps, |frame| {
+                    if let Some(hud) = self.hud_mut_if_used(frame.viewport) {
+                        hud.record_gpu_frame(frame);
                     }
                 });
+                gpu.keep_calibrated();
             }
-            gpu.stamp_frame(ctx, apps);
+            gpu.stamp_frame(ctx, apps, sequence);
             let hud = self.hud_mut(viewport);
             hud.unavailable_passes = gpu.unavailable_passes();
             hud.gpu_dropped_frames = gpu.timer().stats().dropped_frames;

@@ -3,6 +3,7 @@ use std::time::Duration;
 use profiler_core::{Clock, FrameOrigin};
 
 use crate::frame_facts::FrameFacts;
+use crate::repaint_ledger::RequestMark;
 
 /// One frame of a viewport, from the input hook of its first pass to the output hook of its
 /// final one: its start, what decides whose frame it is, and the time that is not the app's.
@@ -30,6 +31,8 @@ pub(crate) struct FrameInProgress {
     pub(crate) discard_requested: bool,
     /// Whether `fps_monitor` drew the HUD in this frame.
     pub(crate) drawn: bool,
+    /// The app's request that fell due first among those that woke the frame (latency path).
+    pub(crate) waking_request: Option<RequestMark>,
 }
 
 impl FrameInProgress {
@@ -46,6 +49,7 @@ impl FrameInProgress {
             nested_since: None,
             discard_requested: false,
             drawn: false,
+            waking_request: None,
         }
     }
 

@@ -97,11 +97,12 @@ impl FramePlugin {
             return;
         };
         let time_secs = ctx.input_for(viewport, |i| i.time);
-        let app_requests_due = self.ledger.take_waking(viewport, time_secs);
+        let waking = self.ledger.take_waking(viewport, time_secs);
+        frame.waking_request = waking.first;
         frame.facts = FrameFacts {
             time_secs,
             immediate_request_last_pass: ctx.requested_repaint_last_pass_for(&viewport),
-            app_requests_due,
+            app_requests_due: waking.due,
             hud_deadline_secs: hud.tick.take_deadline(),
             pacing: hud.pacing,
             ..frame.facts
@@ -186,9 +187,9 @@ impl egui::Plugin for FramePlugin {
         }
         #[cfg(feature = "wgpu")]
         if let Some(gpu) = &self.gpu_timer
-            && self.hud(viewport).is_some_and(ViewportHud::is_sampling)
+            && let Some(hud) = self.hud(viewport).filter(|hud| hud.is_sampling())
         {
-            gpu.mark_frame_start(ui.ctx());
+            gpu.mark_frame_start(ui.ctx(), hud.frame_sequence);
         }
     }
 

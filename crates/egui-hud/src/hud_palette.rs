@@ -14,6 +14,8 @@ pub(crate) struct HudPalette {
     pub(crate) over: Color32,
     pub(crate) far_over: Color32,
     pub(crate) plot_line: Color32,
+    /// The latency bar's stages, path order: wake, ui, tess, encode, queue, gpu, after.
+    pub(crate) stages: [Color32; 7],
 }
 
 impl HudPalette {
@@ -26,6 +28,15 @@ impl HudPalette {
         over: Color32::from_rgb(250, 190, 60),
         far_over: Color32::from_rgb(255, 115, 105),
         plot_line: Color32::from_rgb(140, 200, 255),
+        stages: [
+            Color32::from_rgb(165, 165, 172),
+            Color32::from_rgb(140, 200, 255),
+            Color32::from_rgb(200, 160, 255),
+            Color32::from_rgb(100, 220, 220),
+            Color32::from_rgb(250, 190, 60),
+            Color32::from_rgb(255, 130, 180),
+            Color32::from_rgb(150, 215, 120),
+        ],
     };
 
     pub(crate) const LIGHT: Self = Self {
@@ -37,6 +48,15 @@ impl HudPalette {
         over: Color32::from_rgb(140, 84, 0),
         far_over: Color32::from_rgb(185, 28, 28),
         plot_line: Color32::from_rgb(20, 90, 170),
+        stages: [
+            Color32::from_rgb(80, 80, 86),
+            Color32::from_rgb(20, 90, 170),
+            Color32::from_rgb(110, 50, 170),
+            Color32::from_rgb(0, 110, 110),
+            Color32::from_rgb(140, 84, 0),
+            Color32::from_rgb(170, 30, 100),
+            Color32::from_rgb(30, 110, 30),
+        ],
     };
 
     pub(crate) fn for_theme(dark_mode: bool) -> Self {
@@ -100,13 +120,15 @@ mod tests {
         for (theme, palette) in [("dark", HudPalette::DARK), ("light", HudPalette::LIGHT)] {
             for under in [[0, 0, 0], [255, 255, 255], [128, 128, 128]] {
                 let backdrop = composite(palette.backdrop, under);
-                for (name, colour) in [
+                let named = [
                     ("text", palette.text),
                     ("dim", palette.dim),
                     ("within", palette.within),
                     ("over", palette.over),
                     ("far_over", palette.far_over),
-                ] {
+                ];
+                let stages = palette.stages.iter().map(|&colour| ("stage", colour));
+                for (name, colour) in named.into_iter().chain(stages) {
                     let ratio = contrast([colour.r(), colour.g(), colour.b()], backdrop);
                     assert!(
                         ratio >= 4.5,

@@ -3,7 +3,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use egui::{FontId, Galley, Role, Sense, Stroke, pos2, vec2};
-use profiler_core::{Bound, Snapshot};
+use profiler_core::{Bound, LatencyReading, LatencyStage, Snapshot};
 
 use crate::hud_palette::HudPalette;
 use crate::readout_row::{ReadoutRow, format_duration, format_percent};
@@ -34,6 +34,8 @@ pub(crate) struct HudView {
     plot_budget_millis: f32,
     /// The plot's top in ms: fits the samples, so a fast UI still shows its variation.
     plot_top_millis: f32,
+    /// The latency bar: the median of each stage on the path that has frames, path order.
+    latency_p50: Vec<(LatencyStage, Duration)>,
     layout: Option<Layout>,
     /// A one-glyph galley laid out through egui's galley cache every pass. egui empties that
     /// cache exactly when galleys stop being valid (the font atlas was full and cleared, text
@@ -110,7 +112,16 @@ impl HudView {
         }
         self.max_fps = snapshot.max_fps;
         self.fps = snapshot.fps;
+        self.latency_p50.clear();
+        self.latency_p50.extend(
+            snapshot
+                .latency
+                .iter()
+                .filter(|r| r.stage != LatencyStage::TimerLateness)
+                .filter_map(|r| Some((r.stage, r.p50?))),
+        );
         self.hover = hover_text(snapshot);
+        push_latency_hover(&mut self.hover, &snapshot.latency);
         if let Some(why) = why {
             push_why_hover(&mut self.hover, why);
         }
@@ -264,6 +275,7 @@ impl HudView {
                 self.row_shapes(painter, palette, text, bottom, &mut shapes, &mut rows_text);
             bottom = rows_bottom;
             width = width.max(rows_width);
+            bottom = self.latency_shapes(painter, palette, text, bottom, &mut shapes);
             let plot = egui::Rect::from_min_size(
                 pos2(MARGIN, bottom + SPACING.y),
                 vec2(CONTENT_WIDTH, PLOT_HEIGHT),
@@ -361,6 +373,60 @@ impl HudView {
             shapes.push(egui::Shape::galley(pos, name, palette.dim));
         }
         (bottom, width)
+    }
+
+    /// The latency bar below `top`: one segment per stage, as wide as its median's share of
+    /// the path, and a legend of the stages in their colours. Returns its bottom.
+    fn latency_shapes(
+        &self,
+        painter: &egui::Painter,
+        palette: &HudPalette,
+        text: &mut TextCache,
+        top: f32,
+        shapes: &mut Vec<egui::Shape>,
+    ) -> f32 {
+        let total: Duration = self.latency_p50.iter().map(|&(_, p50)| p50).sum();
+        if self.latency_p50.is_empty() {
+            return top;
+        }
+        let bar = egui::Rect::from_min_size(pos2(MARGIN, top + 3.0), vec2(CONTENT_WIDTH, 5.0));
+        let mut left = bar.min.x;
+        let colour = |stage: LatencyStage| {
+            let index = LatencyStage::ALL
+                .iter()
+                .filter(|&&s| s != LatencyStage::TimerLateness)
+                .position(|&s| s == stage)
+                .unwrap_or(0);
+            palette.stages.get(index).copied().unwrap_or(palette.dim)
+        };
+        for &(stage, p50) in &self.latency_p50 {
+            #[expect(
+                clippy::cast_possible_truncation,
+                reason = "a bar segment needs no f64 precision"
+            )]
+            let share = (p50.as_secs_f64() / total.as_secs_f64().max(1e-9)) as f32;
+            let right = left + bar.width() * share;
+            shapes.push(egui::Shape::rect_filled(
+                egui::Rect::from_min_max(pos2(left, bar.min.y), pos2(right, bar.max.y)),
+                0.0,
+                colour(stage),
+            ));
+            left = right;
+        }
+        // Legend: "stage p50" in the stage's colour, wrapped to the content width.
+        let font = FontId::monospace(9.0);
+        let (mut x, mut y, mut line_height) = (bar.min.x, bar.max.y + 2.0, 0.0_f32);
+        for &(stage, p50) in &self.latency_p50 {
+            let entry = format!("{} {}", stage.name(), format_duration(p50));
+            let size = text.measure(painter, &entry, &font);
+            if x > bar.min.x && x + size.x > bar.max.x {
+                (x, y) = (bar.min.x, y + line_height);
+            }
+            text.place(painter, &entry, &font, (pos2(x, y), colour(stage)), shapes);
+            x += size.x + 2.0 * SPACING.x;
+            line_height = line_height.max(size.y);
+        }
+        y + line_height
     }
 
     /// The retained draw times as a line, newest on the right, scaled to fit them, with the
@@ -482,6 +548,31 @@ fn hover_text(snapshot: &Snapshot) -> String {
     }
     lines.push("Right-click: MAX FPS / FPS. Left-click: collapse.".to_owned());
     lines.join("\n")
+}
+
+/// The hover lines of the latency path: each stage's p50 / p95 / max, "—" for a stage no
+/// retained frame had both marks for.
+fn push_latency_hover(hover: &mut String, latency: &[LatencyReading]) {
+    if latency.is_empty() {
+        return;
+    }
+    hover.push_str("\nlatency p50 / p95 / max:");
+    for reading in latency {
+        let _ = write!(hover, "\n  {:<6} ", reading.stage.name());
+        match (reading.p50, reading.p95, reading.max) {
+            (Some(p50), Some(p95), Some(max)) => {
+                let _ = write!(
+                    hover,
+                    "{} / {} / {} ({} frames)",
+                    format_duration(p50),
+                    format_duration(p95),
+                    format_duration(max),
+                    reading.frames
+                );
+            }
+            _ => hover.push('—'),
+        }
+    }
 }
 
 /// The hover lines of WHY: the top five call sites with their reasons, the share of frames

@@ -30,6 +30,7 @@ mod hud_config;
 mod hud_palette;
 mod hud_view;
 mod install;
+mod latency_assembly;
 mod main_readout;
 mod readout_row;
 mod repaint_ledger;

@@ -2,6 +2,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use parking_lot::Mutex;
+use profiler_core::Instant;
 
 /// Delayed requests remembered per frame; beyond this they are counted as untracked (INV then
 /// reads low). An app asks for a few per frame; egui's widgets for one or two.
@@ -69,6 +70,25 @@ struct RequestSet {
     due_secs: [f64; MAX_DELAYED],
     delayed: usize,
     untracked: u32,
+    /// The request that falls due first, in real time: the latency path's request mark.
+    first: Option<RequestMark>,
+}
+
+/// When a request was made and when it falls due, in real time (the observer runs when the
+/// app calls `request_repaint*`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct RequestMark {
+    pub(crate) requested_at: Instant,
+    pub(crate) due_at: Instant,
+}
+
+/// What the ledger knows of the requests that woke a frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Waking {
+    /// How many had fallen due; `None` when the ledger does not see the app's requests.
+    pub(crate) due: Option<u32>,
+    /// The one that fell due first.
+    pub(crate) first: Option<RequestMark>,
 }
 
 impl Default for RequestSet {
@@ -78,12 +98,17 @@ impl Default for RequestSet {
             due_secs: [0.0; MAX_DELAYED],
             delayed: 0,
             untracked: 0,
+            first: None,
         }
     }
 }
 
 impl RequestSet {
-    fn add(&mut self, delay: Duration, base_secs: f64) {
+    fn add(&mut self, delay: Duration, base_secs: f64, requested_at: Instant) {
+        self.note_first(RequestMark {
+            requested_at,
+            due_at: requested_at + delay,
+        });
         if delay.is_zero() {
             self.immediate = self.immediate.saturating_add(1);
         } else if self.delayed < MAX_DELAYED {
@@ -94,8 +119,17 @@ impl RequestSet {
         }
     }
 
+    fn note_first(&mut self, mark: RequestMark) {
+        if self.first.is_none_or(|first| mark.due_at < first.due_at) {
+            self.first = Some(mark);
+        }
+    }
+
     /// Adds `other`'s requests, their due times moved by `base_secs`.
     fn merge(&mut self, other: &Self, base_secs: f64) {
+        if let Some(mark) = other.first {
+            self.note_first(mark);
+        }
         self.immediate = self.immediate.saturating_add(other.immediate);
         self.untracked = self.untracked.saturating_add(other.untracked);
         for &due in &other.due_secs[..other.delayed] {
@@ -146,13 +180,14 @@ impl RepaintLedger {
             requests.own_seen = true;
             return;
         }
+        let now = Instant::now();
         if requests.in_frame {
             // Dated when the frame closes: its time is not known before its first pass.
-            requests.next.add(info.delay, 0.0);
+            requests.next.add(info.delay, 0.0, now);
         } else {
             // Between frames (another thread): the latest frame's time, early rather than late.
             let base_secs = requests.frame_time_secs;
-            requests.waking.add(info.delay, base_secs);
+            requests.waking.add(info.delay, base_secs, now);
         }
     }
 
@@ -162,16 +197,19 @@ impl RepaintLedger {
         self.shared.lock().viewport(viewport).in_frame = true;
     }
 
-    /// Takes the requests that woke the frame running at egui time `time_secs` and counts those
-    /// that had fallen due; `None` when the ledger does not see the app's requests (its
-    /// observer was replaced).
-    pub(crate) fn take_waking(&self, viewport: egui::ViewportId, time_secs: f64) -> Option<u32> {
+    /// Takes the requests that woke the frame running at egui time `time_secs`: how many had
+    /// fallen due (`None` when the ledger does not see the app's requests: its observer was
+    /// replaced) and the one that fell due first.
+    pub(crate) fn take_waking(&self, viewport: egui::ViewportId, time_secs: f64) -> Waking {
         let mut ledger = self.shared.lock();
         let observed = ledger.observed;
         let requests = ledger.viewport(viewport);
         requests.frame_time_secs = time_secs;
         let waking = std::mem::take(&mut requests.waking);
-        observed.then(|| waking.due_at(time_secs))
+        Waking {
+            due: observed.then(|| waking.due_at(time_secs)),
+            first: waking.first.filter(|_| observed),
+        }
     }
 
     /// The frame's final pass ended: its requests now wake the next frame. Returns when the
@@ -258,16 +296,18 @@ mod tests {
     fn requests_made_in_a_frame_wake_the_next_and_count_when_due() {
         let ledger = RepaintLedger::default();
         ledger.open_frame(ROOT);
-        assert_eq!(ledger.take_waking(ROOT, 1.0), None, "no observer set");
+        assert_eq!(ledger.take_waking(ROOT, 1.0).due, None, "no observer set");
         ledger.shared.lock().observed = true;
         request(&ledger, Duration::ZERO);
         request(&ledger, Duration::from_secs(10));
         assert_eq!(ledger.close_frame(ROOT), Some(1.0), "the immediate one");
         ledger.open_frame(ROOT);
+        let waking = ledger.take_waking(ROOT, 1.016);
+        assert_eq!(waking.due, Some(1), "the 10 s request was not due");
+        let first = waking.first.expect("the first request's marks");
         assert_eq!(
-            ledger.take_waking(ROOT, 1.016),
-            Some(1),
-            "the 10 s request was not due"
+            first.due_at, first.requested_at,
+            "the immediate one falls due first, when it was made"
         );
         request(&ledger, Duration::from_millis(250));
         assert_eq!(ledger.close_frame(ROOT), Some(1.266));

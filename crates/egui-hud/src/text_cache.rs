@@ -79,6 +79,19 @@ impl TextCache {
         size
     }
 
+    /// The size `text` takes when placed (see [`Self::place`]), from the kept characters.
+    pub(crate) fn measure(
+        &mut self,
+        painter: &egui::Painter,
+        text: &str,
+        font: &FontId,
+    ) -> egui::Vec2 {
+        text.chars().fold(egui::Vec2::ZERO, |size, c| {
+            let glyph = self.char(painter, c, font).size();
+            egui::vec2(size.x + glyph.x, size.y.max(glyph.y))
+        })
+    }
+
     fn char(&mut self, painter: &egui::Painter, c: char, font: &FontId) -> Arc<Galley> {
         if let Some((_, _, galley)) = self
             .chars

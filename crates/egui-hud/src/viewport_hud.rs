@@ -2,7 +2,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use profiler_core::{
-    Clock, FrameRecord, FrameSampler, FrameVerdict, MonotonicClock, ResourceMonitor, Snapshot,
+    Clock, FrameRecord, FrameSampler, FrameVerdict, LatencyMarks, MonotonicClock, ResourceMonitor,
+    Snapshot,
 };
 
 use crate::cpu_phases::CpuPhases;
@@ -11,6 +12,9 @@ use crate::frame_in_progress::FrameInProgress;
 use crate::frame_phases::FramePhases;
 use crate::hud_config::HudConfig;
 use crate::hud_view::HudView;
+use crate::latency_assembly::LatencyAssembly;
+#[cfg(feature = "wgpu")]
+use crate::latency_assembly::PaintMarks;
 use crate::repaint_sites::RepaintSites;
 use crate::tick::Tick;
 use crate::why_reading::WhyReading;
@@ -52,6 +56,12 @@ pub(crate) struct ViewportHud {
     /// The last frame the sampler counted, until its CPU time is reported at the next frame
     /// (eframe tells its render time a frame late).
     counted: Option<CountedFrame>,
+    /// The latency path's marks of the frames still to be handed to the sampler.
+    latency: LatencyAssembly,
+    /// Whether the renderer reports paint and GPU marks (wgpu with in-pass timestamps).
+    pub(crate) paint_marks_expected: bool,
+    /// The number of the latest frame begun: paint marks name their frame by it.
+    pub(crate) frame_sequence: u64,
     /// The app's repaint requests and discards since the last refresh.
     pub(crate) repaint_sites: RepaintSites,
     /// WHY as of the last refresh.
@@ -93,6 +103,9 @@ impl Default for ViewportHud {
             gpu_overlay_cost: None,
             phases: CpuPhases::default(),
             counted: None,
+            latency: LatencyAssembly::default(),
+            paint_marks_expected: false,
+            frame_sequence: 0,
             repaint_sites: RepaintSites::default(),
             why: None,
             last_refresh: None,
@@ -127,8 +140,21 @@ impl ViewportHud {
             window_changed: self.window.replace(window).is_some_and(|w| w != window),
             ..FrameFacts::default()
         };
-        self.frame = Some(FrameInProgress::begin(&*self.clock, facts));
+        let frame = FrameInProgress::begin(&*self.clock, facts);
+        self.frame = Some(frame);
+        self.frame_began(frame.started);
+    }
+
+    /// What every begun frame starts: its number, its phases, the previous frame's latency.
+    fn frame_began(&mut self, started: Duration) {
+        self.frame_sequence += 1;
         self.phases.begin_frame();
+        if let Some(sampler) = &mut self.sampler {
+            self.latency
+                .frame_started(started, self.paint_marks_expected, |marks| {
+                    sampler.record_latency(marks);
+                });
+        }
     }
 
     /// Begins a frame from the HUD's draw when the input hook did not (the frame that starts
@@ -138,7 +164,7 @@ impl ViewportHud {
             let mut frame = FrameInProgress::begin(&*self.clock, FrameFacts::default());
             frame.drawn = true;
             self.frame = Some(frame);
-            self.phases.begin_frame();
+            self.frame_began(frame.started);
         }
     }
 
@@ -194,6 +220,7 @@ impl ViewportHud {
             self.forget_repaint_sites();
             self.phases.set_shown(true);
             self.counted = None;
+            self.latency.clear();
             self.displayed = None;
             self.tick = Tick::default();
             self.frame = None;
@@ -283,6 +310,20 @@ impl ViewportHud {
         let inside = self.phases.end_frame();
         let counted = sampler.record_frame(record) == FrameVerdict::Counted;
         self.counted = counted.then(|| CountedFrame::of(&record, &inside));
+        if counted {
+            let request = frame.waking_request;
+            let marks = LatencyMarks {
+                request: request.and_then(|r| self.clock.time_of(r.requested_at)),
+                due: request.and_then(|r| self.clock.time_of(r.due_at)),
+                frame_start: Some(frame.started),
+                ui_end: Some(ended_at),
+                ..LatencyMarks::default()
+            };
+            self.latency
+                .frame_counted(self.frame_sequence, marks, |marks| {
+                    sampler.record_latency(marks);
+                });
+        }
         frame.drawn
     }
 
@@ -319,6 +360,7 @@ impl ViewportHud {
         self.forget_repaint_sites();
         self.phases.set_shown(false);
         self.counted = None;
+        self.latency.clear();
         self.displayed = None;
         self.frame = None;
         self.tick = Tick::default();
@@ -328,19 +370,42 @@ impl ViewportHud {
     }
 
     #[cfg(feature = "wgpu")]
-    /// Records one frame's GPU results (labelled pass durations) as they arrive.
-    pub(crate) fn record_gpu_frame<'a>(
-        &mut self,
-        passes: impl IntoIterator<Item = (&'a str, Duration)>,
-        own: Option<Duration>,
-    ) {
-        if own.is_some() {
-            self.gpu_overlay_cost = own;
+    /// Records one frame's GPU results (labelled pass durations) as they arrive, and its GPU
+    /// marks on the latency path.
+    pub(crate) fn record_gpu_frame(&mut self, frame: crate::egui_gpu_timer::TimedGpuFrame<'_, '_>) {
+        if frame.hud_cost.is_some() {
+            self.gpu_overlay_cost = frame.hud_cost;
         }
         let now = self.clock.now();
-        if let Some(sampler) = &mut self.sampler {
-            sampler.record_gpu_frame(now, passes);
-        }
+        let Some(sampler) = &mut self.sampler else {
+            return;
+        };
+        sampler.record_gpu_frame(now, frame.passes);
+        let clock = &self.clock;
+        let egui_pass = frame
+            .egui_pass
+            .and_then(|(begin, end)| Some((clock.time_of(begin)?, clock.time_of(end)?)));
+        self.latency
+            .gpu_done(frame.frame.index(), egui_pass, |marks| {
+                sampler.record_latency(marks);
+            });
+    }
+
+    #[cfg(feature = "wgpu")]
+    /// The renderer's marks of the latest frame painted with stamps, if any.
+    pub(crate) fn record_paint(&mut self, painted: Option<crate::egui_gpu_timer::PaintedFrame>) {
+        let Some(sampler) = &mut self.sampler else {
+            return;
+        };
+        let paint = painted.map(|painted| PaintMarks {
+            sequence: painted.sequence,
+            gpu_frame: painted.frame.index(),
+            render_start: self.clock.time_of(painted.render_start),
+            encode_end: self.clock.time_of(painted.encode_end),
+        });
+        self.latency.painted(paint, |marks| {
+            sampler.record_latency(marks);
+        });
     }
 
     #[cfg(feature = "wgpu")]

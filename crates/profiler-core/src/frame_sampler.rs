@@ -2,10 +2,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::label_table::LabelTable;
+use crate::latency_path::LatencyPath;
 use crate::sample_ring::SampleRing;
 use crate::{
     Bound, Clock, ConfigError, FrameBudget, FrameOrigin, FrameRecord, FrameVerdict, GpuBusySource,
-    RejectedEvents, SamplerConfig, Snapshot,
+    LatencyMarks, RejectedEvents, SamplerConfig, Snapshot,
 };
 
 /// Presents kept for FPS; at 1 s of window this covers up to 1024 Hz, and a faster loop still
@@ -60,6 +61,8 @@ pub struct FrameSampler {
     self_induced: u64,
     rejected: RejectedEvents,
     scratch_nanos: Vec<u64>,
+    latency: LatencyPath,
+    scratch_signed_nanos: Vec<i64>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -117,6 +120,8 @@ impl FrameSampler {
             self_induced: 0,
             rejected: RejectedEvents::default(),
             scratch_nanos: Vec::with_capacity(capacity),
+            latency: LatencyPath::new(capacity),
+            scratch_signed_nanos: Vec::with_capacity(capacity),
         })
     }
 
@@ -322,6 +327,12 @@ impl FrameSampler {
         self.cpu_sum_nanos += nanos(total);
     }
 
+    /// Records one counted frame's latency marks, once they are all in (the GPU's come a few
+    /// frames late). Each stage with both marks enters its distribution. No allocation.
+    pub fn record_latency(&mut self, marks: &LatencyMarks) {
+        self.latency.record(marks);
+    }
+
     /// The retained draw times, oldest first: what the HUD's plot draws. No allocation.
     pub fn retained_draws(&self) -> impl DoubleEndedIterator<Item = Duration> + '_ {
         self.draws
@@ -354,6 +365,7 @@ impl FrameSampler {
         self.cpu_frames.clear();
         self.cpu_sum_nanos = 0;
         self.cpu_phases.clear();
+        self.latency.clear();
         self.warmup_left = self.config.warmup_frames;
         self.self_induced = 0;
         self.rejected = RejectedEvents::default();
@@ -410,6 +422,11 @@ impl FrameSampler {
         {
             snapshot.cpu_frame = Some(Duration::from_nanos(self.cpu_sum_nanos / count));
             self.cpu_phases.readings(&mut snapshot.cpu_phases);
+        }
+        if self.latency.latest().is_some() {
+            self.latency
+                .readings(&mut snapshot.latency, &mut self.scratch_signed_nanos);
+            snapshot.latency_latest = self.latency.latest();
         }
         self.set_max_fps_and_bound(&mut snapshot);
         snapshot

@@ -44,6 +44,10 @@ mod frame_verdict;
 mod gpu_usage;
 mod grade;
 mod label_table;
+mod latency_marks;
+mod latency_path;
+mod latency_reading;
+mod latency_stage;
 mod manual_clock;
 mod memory_counter;
 mod monotonic_clock;
@@ -71,6 +75,9 @@ pub use crate::gpu_usage::{
     DrmEngineCounters, DrmFdinfo, DrmUsageTracker, GpuUsageProbe, GpuUsageReading, GpuUsageSource,
 };
 pub use crate::grade::Grade;
+pub use crate::latency_marks::LatencyMarks;
+pub use crate::latency_reading::LatencyReading;
+pub use crate::latency_stage::LatencyStage;
 pub use crate::manual_clock::ManualClock;
 pub use crate::memory_counter::MemoryCounter;
 pub use crate::monotonic_clock::MonotonicClock;
@@ -81,3 +88,9 @@ pub use crate::resource_monitor_config::ResourceMonitorConfig;
 pub use crate::resource_reading::ResourceReading;
 pub use crate::sampler_config::SamplerConfig;
 pub use crate::snapshot::{GpuBusySource, Snapshot};
+/// The `Instant` [`Clock::time_of`] takes: `std::time::Instant`, or `web_time::Instant` on
+/// wasm32 (where std's panics).
+#[cfg(not(target_arch = "wasm32"))]
+pub use std::time::Instant;
+#[cfg(target_arch = "wasm32")]
+pub use web_time::Instant;

@@ -46,4 +46,8 @@ impl Clock for MonotonicClock {
     fn now(&self) -> Duration {
         self.epoch.elapsed()
     }
+
+    fn time_of(&self, instant: Instant) -> Option<Duration> {
+        Some(self.since_epoch(instant))
+    }
 }

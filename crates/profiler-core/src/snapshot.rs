@@ -1,6 +1,9 @@
 use std::time::Duration;
 
-use crate::{Bound, DurationReading, FrameBudget, Grade, MemoryCounter, RejectedEvents};
+use crate::{
+    Bound, DurationReading, FrameBudget, Grade, LatencyMarks, LatencyReading, MemoryCounter,
+    RejectedEvents,
+};
 
 /// The readouts at one moment: what the HUD shows until its next tick.
 ///
@@ -91,6 +94,11 @@ pub struct Snapshot {
     /// One entry per labelled CPU phase (`egui_hud::cpu_phase`, eframe's `ui` and `render`),
     /// in the order the labels were first seen. Phases inside the draw are parts of FRAME.
     pub cpu_phases: Vec<DurationReading>,
+    /// The latency path: one reading per [`LatencyStage`], path order, over the retained
+    /// frames whose marks came in; empty until the first such frame (see `docs/readouts.md`).
+    pub latency: Vec<LatencyReading>,
+    /// The marks of the latest frame behind [`Snapshot::latency`].
+    pub latency_latest: Option<LatencyMarks>,
     /// The side over the frame budget that limits the frame rate, or [`Bound::Neither`] when
     /// both fit in it; `None` until both the CPU side (see [`Snapshot::max_fps`]) and the GPU
     /// time per frame are known.
@@ -145,6 +153,8 @@ impl Snapshot {
             gpu_passes: Vec::new(),
             cpu_frame: None,
             cpu_phases: Vec::new(),
+            latency: Vec::new(),
+            latency_latest: None,
             bound: None,
             overlay_cost: None,
             self_induced_frames: 0,

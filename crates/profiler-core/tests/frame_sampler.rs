@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use profiler_core::{
     Bound, Clock as _, ConfigError, FrameBudget, FrameOrigin, FrameRecord, FrameSampler,
-    FrameVerdict, GpuBusySource, Grade, ManualClock, SamplerConfig,
+    FrameVerdict, GpuBusySource, Grade, LatencyMarks, LatencyStage, ManualClock, SamplerConfig,
 };
 
 fn ms(v: u64) -> Duration {
@@ -905,4 +905,42 @@ fn cpu_phases_are_read_per_label_and_their_total_decides_bound_and_max_fps() {
         (None, 0),
         "no report, no reading"
     );
+}
+
+#[test]
+fn latency_stages_are_distributions_of_each_frames_own_marks() {
+    let (mut s, clock) = sampler(no_warmup());
+    frame(&mut s, &clock, ms(2), ms(16));
+    assert!(s.snapshot().latency.is_empty(), "no marks yet, no reading");
+    // UI stages of 1..=20 ms; no GPU marks (glow).
+    for ui_ms in 1..=20 {
+        let start = ms(100 * ui_ms);
+        s.record_latency(&LatencyMarks {
+            frame_start: Some(start),
+            ui_end: Some(start + ms(ui_ms)),
+            next_frame_start: Some(start + ms(30)),
+            ..LatencyMarks::default()
+        });
+    }
+    let snap = s.snapshot();
+    let reading = |stage: LatencyStage| {
+        *snap
+            .latency
+            .iter()
+            .find(|r| r.stage == stage)
+            .expect("every stage has a reading")
+    };
+    let ui = reading(LatencyStage::Ui);
+    assert_eq!(
+        (ui.frames, ui.p50, ui.p95, ui.max),
+        (20, Some(ms(10)), Some(ms(19)), Some(ms(20))),
+        "nearest rank over the frames' own UI times"
+    );
+    let gpu = reading(LatencyStage::Gpu);
+    assert_eq!(
+        (gpu.frames, gpu.p50, gpu.max),
+        (0, None, None),
+        "no GPU marks: absent, not zero"
+    );
+    assert_eq!(snap.latency.len(), LatencyStage::ALL.len());
 }

@@ -1,5 +1,7 @@
 use egui_hud::WhyReading;
-use egui_hud::profiler_core::{Bound, DurationReading, GpuBusySource, MemoryCounter, Snapshot};
+use egui_hud::profiler_core::{
+    Bound, DurationReading, GpuBusySource, LatencyReading, MemoryCounter, Snapshot,
+};
 use serde_json::{Value, json};
 
 use crate::demo_args::Backend;
@@ -71,6 +73,7 @@ pub(crate) fn to_json(snapshot: Option<&Snapshot>, run: &RunFacts<'_>) -> Value 
         "gpu_passes": readings_json(&s.gpu_passes),
         "cpu_frame_ms": ms(s.cpu_frame),
         "cpu_phases": readings_json(&s.cpu_phases),
+        "latency": latency_json(&s.latency),
         "bound": s.bound.map(side_name),
         "max_fps_set_by": s.max_fps_set_by.map(side_name),
         "hud_cost_us": s.overlay_cost.map(|d| d.as_secs_f64() * 1e6),
@@ -125,6 +128,24 @@ fn readings_json(readings: &[DurationReading]) -> Vec<Value> {
                 "last_ms": reading.last.as_secs_f64() * 1e3,
                 "mean_ms": reading.mean.as_secs_f64() * 1e3,
                 "max_ms": reading.max.as_secs_f64() * 1e3,
+            })
+        })
+        .collect()
+}
+
+/// The latency stages: frames with both marks, and p50 / p95 / max in milliseconds (`null` for
+/// a stage no retained frame had both marks for).
+fn latency_json(readings: &[LatencyReading]) -> Vec<Value> {
+    let ms = |d: Option<std::time::Duration>| d.map(|d| d.as_secs_f64() * 1e3);
+    readings
+        .iter()
+        .map(|reading| {
+            json!({
+                "stage": reading.stage.name(),
+                "frames": reading.frames,
+                "p50_ms": ms(reading.p50),
+                "p95_ms": ms(reading.p95),
+                "max_ms": ms(reading.max),
             })
         })
         .collect()

@@ -147,8 +147,9 @@ fn wgpu_on_lavapipe_reads_frames_resources_and_gpu_passes() {
         positive(pass, "last_ms");
     }
     let gpu_frame_ms = positive(&json, "gpu_frame_ms");
-    let frame_ms = positive(&json, "frame_ms");
-    // MAX FPS follows the slower side: lavapipe's GPU frame is far longer than FRAME.
+    // The CPU side: FRAME plus eframe's render.
+    let frame_ms = positive(&json, "cpu_frame_ms");
+    // MAX FPS follows the slower side: lavapipe's GPU frame is far longer than the CPU's.
     let max_fps = positive(&json, "max_fps");
     assert!(
         max_fps <= 1e3 / gpu_frame_ms.max(frame_ms) * 1.0001,
@@ -170,6 +171,23 @@ fn wgpu_on_lavapipe_reads_frames_resources_and_gpu_passes() {
         Some(expected_side),
         "{json}"
     );
+    // Every stage of the frame's path has frames with both marks: the paint callbacks and
+    // egui's pass timestamps (through the calibration) place them.
+    for stage in ["ui", "tess", "encode", "queue", "gpu", "after"] {
+        let reading = latency_stage(&json, stage);
+        assert!(
+            reading["frames"].as_u64().is_some_and(|n| n > 0) && reading["p50_ms"].is_f64(),
+            "the {stage} stage is read on wgpu: {json}"
+        );
+    }
+}
+
+/// The demo's reading of one latency stage.
+fn latency_stage<'a>(json: &'a Value, stage: &str) -> &'a Value {
+    json["latency"]
+        .as_array()
+        .and_then(|stages| stages.iter().find(|s| s["stage"] == stage))
+        .unwrap_or_else(|| panic!("the {stage} stage is listed: {json}"))
 }
 
 #[test]
@@ -188,4 +206,17 @@ fn glow_reads_frames_and_resources_without_gpu_passes() {
         json["gpu_frame_ms"].is_null(),
         "no GPU time on glow: {json}"
     );
+    let ui = latency_stage(&json, "ui");
+    assert!(
+        ui["frames"].as_u64().is_some_and(|n| n > 0),
+        "the UI stage is read on glow: {json}"
+    );
+    // No paint callbacks or GPU timestamps on glow: those stages are absent, not zero.
+    for stage in ["tess", "encode", "queue", "gpu", "after"] {
+        let reading = latency_stage(&json, stage);
+        assert!(
+            reading["frames"] == 0 && reading["p50_ms"].is_null(),
+            "the {stage} stage is absent on glow: {json}"
+        );
+    }
 }

@@ -1,0 +1,67 @@
+/// One stage of a frame's latency path: the time between two of its marks
+/// ([`crate::LatencyMarks`]), measured per frame from its own pair of marks.
+///
+/// The path stages, in order, sum to the time from the frame's start to the next frame's start
+/// (`Ui` … `AfterGpu`); `Wake` runs before the start, and `TimerLateness` overlaps `Wake`, kept
+/// apart because it is not on the path (it says how late the integration ran a timed request).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LatencyStage {
+    /// The request that woke the frame → the frame's start.
+    Wake,
+    /// When that request fell due → the frame's start: how late the integration woke.
+    TimerLateness,
+    /// Frame start → UI end (egui's passes: the app's UI and the HUD's).
+    Ui,
+    /// UI end → render start: eframe's platform output, tessellation, texture upload.
+    Tessellation,
+    /// Render start → encode end: buffer upload, callbacks' `prepare`, egui's render pass.
+    Encode,
+    /// Encode end → GPU begin: submit and the queue until egui's pass starts on the GPU.
+    Queue,
+    /// GPU begin → GPU end: egui's pass on the GPU.
+    Gpu,
+    /// GPU end → the next frame's start: present, vsync wait, idle.
+    AfterGpu,
+}
+
+impl LatencyStage {
+    /// Every stage, path order, `TimerLateness` beside `Wake`.
+    pub const ALL: [Self; 8] = [
+        Self::Wake,
+        Self::TimerLateness,
+        Self::Ui,
+        Self::Tessellation,
+        Self::Encode,
+        Self::Queue,
+        Self::Gpu,
+        Self::AfterGpu,
+    ];
+
+    /// The stages that add up to the frame's start → next frame's start.
+    pub const FRAME_PATH: [Self; 6] = [
+        Self::Ui,
+        Self::Tessellation,
+        Self::Encode,
+        Self::Queue,
+        Self::Gpu,
+        Self::AfterGpu,
+    ];
+
+    /// A short name for the HUD's legend and the exports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Wake => "wake",
+            Self::TimerLateness => "late",
+            Self::Ui => "ui",
+            Self::Tessellation => "tess",
+            Self::Encode => "encode",
+            Self::Queue => "queue",
+            Self::Gpu => "gpu",
+            Self::AfterGpu => "after",
+        }
+    }
+
+    pub(crate) fn index(self) -> usize {
+        self as usize
+    }
+}
