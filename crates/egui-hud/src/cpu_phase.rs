@@ -1,6 +1,4 @@
-use profiler_core::Instant;
-
-use crate::cpu_phases::PhaseSource;
+use crate::cpu_phases::{PhaseSource, PhaseStart};
 use crate::frame_plugin::FramePlugin;
 
 /// Times one named phase of the app's frame until it is dropped:
@@ -21,7 +19,7 @@ pub struct CpuPhase<'a> {
 struct Running<'a> {
     recorder: PhaseSource<'a>,
     name: &'static str,
-    started: Instant,
+    started: PhaseStart,
     inside: bool,
 }
 
@@ -33,7 +31,7 @@ impl<'a> CpuPhase<'a> {
     pub(crate) fn running(
         recorder: PhaseSource<'a>,
         name: &'static str,
-        started: Instant,
+        started: PhaseStart,
         inside: bool,
     ) -> Self {
         Self {

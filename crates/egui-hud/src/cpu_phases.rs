@@ -1,8 +1,9 @@
-use profiler_core::Instant;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
-use parking_lot::Mutex;
+use parking_lot::{Mutex, RwLock};
+use profiler_core::{Clock, Instant};
 
 use crate::cpu_phase::CpuPhase;
 use crate::frame_phases::FramePhases;
@@ -18,8 +19,8 @@ use crate::frame_plugin::FramePlugin;
 /// phase under `PHASES` (last, mean/max, a bar scaled to the budget), and the CPU total per
 /// frame decides BOUND and MAX FPS against the GPU.
 ///
-/// Phases are timed with [`std::time::Instant`], whatever clock the HUD was given: a phase is
-/// a duration on its own, never compared with the HUD's timestamps.
+/// Phases are timed with `Instant`, or with the clock given to [`crate::FpsMonitor::clock`]
+/// (tests and replays) when there is one.
 ///
 /// Cost: while the HUD is hidden, one atomic load (the phase is not timed); while it is shown,
 /// two `Instant` reads and one uncontended lock when the phase ends, measured in
@@ -41,7 +42,18 @@ pub(crate) struct PhaseRecorder {
     /// Whether the viewport's frame is running: phases started now are inside it. Written
     /// under `phases`' lock, read without it when a phase starts.
     in_frame: AtomicBool,
+    /// Whether the HUD was given a clock of its own (`clock`); else phases read `Instant`,
+    /// with no lock.
+    custom_clock: AtomicBool,
+    clock: RwLock<Option<Arc<dyn Clock>>>,
     phases: Mutex<RecordedPhases>,
+}
+
+/// When a phase started, on the clock it is timed with.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum PhaseStart {
+    Instant(Instant),
+    Clock(Duration),
 }
 
 #[derive(Default)]
@@ -58,9 +70,14 @@ impl CpuPhases {
             .start(PhaseSource::Borrowed(&self.recorder), name)
     }
 
-    /// The HUD began sampling, or stopped: either way no phase so far counts.
-    pub(crate) fn set_shown(&self, shown: bool) {
+    /// The HUD began sampling (with `custom_clock`, if it was given one), or stopped: either
+    /// way no phase so far counts.
+    pub(crate) fn set_shown(&self, shown: bool, custom_clock: Option<&Arc<dyn Clock>>) {
         *self.recorder.phases.lock() = RecordedPhases::default();
+        *self.recorder.clock.write() = custom_clock.cloned();
+        self.recorder
+            .custom_clock
+            .store(custom_clock.is_some(), Ordering::Relaxed);
         self.recorder.shown.store(shown, Ordering::Relaxed);
     }
 
@@ -95,12 +112,28 @@ impl PhaseRecorder {
             return CpuPhase::inert();
         }
         let inside = self.in_frame.load(Ordering::Relaxed);
-        CpuPhase::running(source, name, Instant::now(), inside)
+        CpuPhase::running(source, name, self.now(), inside)
+    }
+
+    fn now(&self) -> PhaseStart {
+        if self.custom_clock.load(Ordering::Relaxed)
+            && let Some(clock) = &*self.clock.read()
+        {
+            return PhaseStart::Clock(clock.now());
+        }
+        PhaseStart::Instant(Instant::now())
     }
 
     /// A phase started at `started` ends now.
-    pub(crate) fn finish(&self, name: &'static str, started: Instant, inside: bool) {
-        let duration = started.elapsed();
+    pub(crate) fn finish(&self, name: &'static str, started: PhaseStart, inside: bool) {
+        let duration = match (started, self.now()) {
+            (PhaseStart::Clock(start), PhaseStart::Clock(end)) => end.saturating_sub(start),
+            (PhaseStart::Instant(start), PhaseStart::Instant(end)) => {
+                end.saturating_duration_since(start)
+            }
+            // The HUD changed clocks while the phase ran: it belongs to neither.
+            _ => return,
+        };
         let mut phases = self.phases.lock();
         // A phase that began inside a frame that has ended since belongs to no frame's draw;
         // it still cost the CPU, between frames.

@@ -218,7 +218,7 @@ impl ViewportHud {
             }
             self.read_cost = calibrate_read_cost(&*self.clock);
             self.forget_repaint_sites();
-            self.phases.set_shown(true);
+            self.phases.set_shown(true, clock);
             self.counted = None;
             self.latency.clear();
             self.displayed = None;
@@ -358,7 +358,7 @@ impl ViewportHud {
         self.visibility.hidden_since_secs = None;
         self.sampler = None;
         self.forget_repaint_sites();
-        self.phases.set_shown(false);
+        self.phases.set_shown(false, None);
         self.counted = None;
         self.latency.clear();
         self.displayed = None;

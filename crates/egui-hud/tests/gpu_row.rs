@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use egui_hud::profiler_core::Snapshot;
+use egui_hud::profiler_core::{LatencyReading, LatencyStage, Snapshot};
 use egui_hud::{EguiGpuTimer, FpsMonitor};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
@@ -244,15 +244,7 @@ fn render_viewport_frame(
     viewport: egui::ViewportId,
     app_label: &'static str,
 ) -> Option<Snapshot> {
-    let size = egui::vec2(320.0, 240.0);
-    let input = egui::RawInput {
-        viewport_id: viewport,
-        viewports: std::iter::once((viewport, egui::ViewportInfo::default())).collect(),
-        screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, size)),
-        ..Default::default()
-    };
-    let mut snapshot = None;
-    let mut output = ctx.run_ui(input, |ui| {
+    render_frame(ctx, render_state, target, viewport, |ui| {
         ui.label(app_label);
         if viewport == egui::ViewportId::ROOT {
             // As an app does every frame to keep its child window open.
@@ -267,6 +259,36 @@ fn render_viewport_frame(
             rect,
             AppPass(app_label),
         ));
+    })
+}
+
+/// Runs `app` and the HUD in one frame of `viewport` and draws egui's output into `target`,
+/// as an integration does; returns the HUD's snapshot, taken in the frame.
+fn render_frame(
+    ctx: &egui::Context,
+    render_state: &egui_wgpu::RenderState,
+    target: &wgpu::TextureView,
+    viewport: egui::ViewportId,
+    mut app: impl FnMut(&mut egui::Ui),
+) -> Option<Snapshot> {
+    static EPOCH: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    let size = egui::vec2(320.0, 240.0);
+    let input = egui::RawInput {
+        viewport_id: viewport,
+        viewports: std::iter::once((viewport, egui::ViewportInfo::default())).collect(),
+        screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, size)),
+        // Real time, as an integration gives it.
+        time: Some(
+            EPOCH
+                .get_or_init(std::time::Instant::now)
+                .elapsed()
+                .as_secs_f64(),
+        ),
+        ..Default::default()
+    };
+    let mut snapshot = None;
+    let mut output = ctx.run_ui(input, |ui| {
+        app(ui);
         FpsMonitor::new().sample_resources(false).show(ui.ctx());
         snapshot = egui_hud::snapshot(ui.ctx());
     });
@@ -312,8 +334,9 @@ fn render_viewport_frame(
     }
     output.textures_delta.clear();
     drop(renderer);
-    // What presenting a surface does: lets wgpu map the buffers that finished.
-    let _ = device.poll(wgpu::PollType::Poll);
+    // What presenting a surface with vsync does: waits for the GPU to finish the frame (no
+    // backlog of frames queued), and lets wgpu map the buffers that finished.
+    let _ = device.poll(wgpu::PollType::wait_indefinitely());
     snapshot
 }
 
@@ -397,6 +420,168 @@ fn each_viewport_gets_its_own_gpu_passes() {
         assert!(
             snapshot.gpu_overlay_cost.is_some(),
             "the HUD's own GPU time: {snapshot:?}"
+        );
+    }
+}
+
+/// A 320x240 render target in the render state's format.
+fn window_target(render_state: &egui_wgpu::RenderState) -> wgpu::TextureView {
+    render_state
+        .device
+        .create_texture(&wgpu::TextureDescriptor {
+            label: Some("window"),
+            size: wgpu::Extent3d {
+                width: 320,
+                height: 240,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: render_state.target_format,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+            view_formats: &[],
+        })
+        .create_view(&wgpu::TextureViewDescriptor::default())
+}
+
+/// The reading of `stage` in `snapshot`.
+fn stage(snapshot: &Snapshot, stage: LatencyStage) -> LatencyReading {
+    *snapshot
+        .latency
+        .iter()
+        .find(|r| r.stage == stage)
+        .unwrap_or_else(|| panic!("{stage:?} is listed: {snapshot:?}"))
+}
+
+/// Translucent full-window rectangles the latency test draws in egui's pass: a GPU workload.
+const OVERDRAW: usize = 12;
+
+/// The latency path on lavapipe: an 8 ms CPU spin in the UI lands in the `ui` stage, a GPU
+/// workload drawn in egui's pass (overdraw) in the `gpu` stage, both within 20 %; the stages
+/// of one frame add up to its start → next start exactly; without the GPU timer the stages it
+/// places are absent, not zero.
+#[test]
+fn latency_stages_place_a_cpu_spin_and_a_gpu_workload() {
+    let Some(render_state) = render_state_with_timestamps() else {
+        return;
+    };
+    let spin = std::time::Duration::from_millis(8);
+    let app = |ui: &mut egui::Ui| {
+        let start = std::time::Instant::now();
+        while start.elapsed() < spin {
+            std::hint::spin_loop();
+        }
+        // An animating app: the request wakes the next frame (the wake stage).
+        #[expect(clippy::disallowed_methods, reason = "the test app animates")]
+        ui.ctx().request_repaint();
+        // Overdraw: translucent full-window rectangles, all drawn in egui's pass.
+        let screen = ui.ctx().content_rect();
+        for _ in 0..OVERDRAW {
+            ui.painter().rect_filled(
+                screen,
+                0.0,
+                egui::Color32::from_rgba_unmultiplied(200, 100, 50, 8),
+            );
+        }
+    };
+    let timed = egui::Context::default();
+    EguiGpuTimer::install(&timed, &render_state.device, &render_state.queue).expect("timer");
+    let untimed = egui::Context::default();
+    let target = window_target(&render_state);
+    let (mut with_gpu, mut without_gpu) = (None, None);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let mut frames = 0;
+    while std::time::Instant::now() < deadline {
+        frames += 1;
+        with_gpu = render_frame(&timed, &render_state, &target, egui::ViewportId::ROOT, app);
+        without_gpu = render_frame(
+            &untimed,
+            &render_state,
+            &target,
+            egui::ViewportId::ROOT,
+            app,
+        );
+        if with_gpu.as_ref().is_some_and(|s| {
+            s.latency
+                .iter()
+                .any(|r| r.stage == LatencyStage::Gpu && r.frames >= 20)
+        }) {
+            break;
+        }
+    }
+    let with_gpu = with_gpu.expect("the HUD ticked");
+    println!(
+        "{frames} frames; latency with GPU marks: {:#?}",
+        with_gpu.latency
+    );
+
+    assert!(
+        stage(&with_gpu, LatencyStage::Wake).frames > 0,
+        "the request each frame makes is the next one's wake mark"
+    );
+    let ui = stage(&with_gpu, LatencyStage::Ui).p50.expect("ui p50");
+    assert!(
+        ui >= spin && ui <= spin.mul_f64(1.2),
+        "the 8 ms spin is in the ui stage: {ui:?}"
+    );
+    let gpu = stage(&with_gpu, LatencyStage::Gpu).p50.expect("gpu p50");
+    let egui_pass = with_gpu
+        .gpu_passes
+        .iter()
+        .find(|p| p.label == "egui")
+        .expect("egui's pass is timed")
+        .mean;
+    let hud_gpu = with_gpu.gpu_overlay_cost.unwrap_or_default();
+    // The stage runs from egui's pass begin to its end, the HUD's drawing included.
+    let pass = egui_pass + hud_gpu;
+    assert!(
+        pass > spin / 8,
+        "the overdraw is a real GPU workload: {pass:?}"
+    );
+    assert!(
+        gpu.as_secs_f64() >= pass.as_secs_f64() * 0.8
+            && gpu.as_secs_f64() <= pass.as_secs_f64() * 1.2,
+        "the gpu stage is egui's pass: {gpu:?} vs {pass:?}"
+    );
+    let marks = with_gpu.latency_latest.expect("a complete frame");
+    let path: i64 = LatencyStage::FRAME_PATH
+        .iter()
+        .map(|&s| marks.stage_nanos(s).expect("every mark on wgpu"))
+        .sum();
+    let frame_span = marks
+        .next_frame_start
+        .expect("next start")
+        .checked_sub(marks.frame_start.expect("start"))
+        .expect("the next frame starts after this one");
+    assert_eq!(
+        u128::try_from(path).expect("positive"),
+        frame_span.as_nanos(),
+        "the stages of one frame add up to its start → next start"
+    );
+
+    assert_no_gpu_stages(&without_gpu.expect("the HUD ticked"));
+}
+
+/// Without the GPU timer (glow, or wgpu before `install`), the stages its paint and GPU marks
+/// bound are absent, not zero; the UI stage is read.
+fn assert_no_gpu_stages(without_gpu: &Snapshot) {
+    assert!(
+        stage(without_gpu, LatencyStage::Ui).frames > 0,
+        "ui is read"
+    );
+    for absent in [
+        LatencyStage::Tessellation,
+        LatencyStage::Encode,
+        LatencyStage::Queue,
+        LatencyStage::Gpu,
+        LatencyStage::AfterGpu,
+    ] {
+        let reading = stage(without_gpu, absent);
+        assert_eq!(
+            (reading.frames, reading.p50),
+            (0, None),
+            "{absent:?} is absent without the GPU timer"
         );
     }
 }

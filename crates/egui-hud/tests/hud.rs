@@ -41,6 +41,8 @@ impl App {
 
     fn ui(ui: &mut egui::Ui, app: &mut Self) {
         ui.label("app content");
+        // The app's own work, as a CPU phase (on the HUD's manual clock here).
+        let _work = egui_hud::cpu_phase(ui.ctx(), "work");
         if app.real_time {
             let start = Instant::now();
             while start.elapsed() < app.draw {
@@ -303,7 +305,7 @@ fn a_hidden_hud_stops_its_clock_and_its_thread() {
 
 fn snapshot_harness(theme: egui::Theme) -> Harness<'static, App> {
     let mut harness = Harness::builder()
-        .with_size(egui::vec2(240.0, 250.0))
+        .with_size(egui::vec2(240.0, 300.0))
         .with_theme(theme)
         .with_render_cursor(false)
         .build_ui_state(App::ui, App::new());
