@@ -19,6 +19,9 @@ use std::time::{Duration, Instant};
 enum Variant {
     Without,
     Shown,
+    /// Shown, with every row the app can turn on: two CPU phases (through a kept handle) and
+    /// a known refresh rate (MISS).
+    ShownAllRows,
     Hidden,
 }
 
@@ -37,6 +40,7 @@ struct Bench {
     app_ui: AppUi,
     time_secs: f64,
     slider: f32,
+    phases: Option<egui_hud::CpuPhases>,
 }
 
 impl Bench {
@@ -47,7 +51,12 @@ impl Bench {
             app_ui,
             time_secs: 0.0,
             slider: 0.5,
+            phases: None,
         };
+        if variant == Variant::ShownAllRows {
+            egui_hud::set_refresh_rate(&bench.ctx, Some(60.0));
+            bench.phases = Some(egui_hud::cpu_phases(&bench.ctx));
+        }
         if variant == Variant::Hidden {
             // Shown for two seconds, then not called for two: the HUD has gone quiet.
             for _ in 0..120 {
@@ -74,10 +83,15 @@ impl Bench {
         };
         let slider = &mut self.slider;
         let app_ui = self.app_ui;
+        let phases = self.phases.as_ref();
         let start = Instant::now();
         let output = self.ctx.run_ui(input, |ui| {
             if app_ui == AppUi::Typical {
-                typical_ui(ui, slider);
+                {
+                    let _settings = phases.map(|p| p.start("settings"));
+                    typical_ui(ui, slider);
+                }
+                let _repaint = phases.map(|p| p.start("repaint"));
                 // An animating app: its frames are its own, so the HUD counts them (frames only
                 // the HUD's tick asked for would be left out of its readouts).
                 #[expect(clippy::disallowed_methods, reason = "the benchmark app animates")]
@@ -114,7 +128,7 @@ fn measure(benches: &mut [Bench], frames: u32, rounds: u32) -> Vec<(Duration, Du
         vec![(Vec::new(), Vec::new()); benches.len()];
     for _ in 0..rounds {
         for (bench, (run_ui, total)) in benches.iter_mut().zip(&mut samples) {
-            let show = bench.variant == Variant::Shown;
+            let show = matches!(bench.variant, Variant::Shown | Variant::ShownAllRows);
             let (mut ui_sum, mut tess_sum) = (Duration::ZERO, Duration::ZERO);
             for _ in 0..frames {
                 let (ui, tess) = bench.frame(show);
@@ -224,11 +238,12 @@ fn main() {
         Bench::new(Variant::Without, AppUi::Typical),
         Bench::new(Variant::Shown, AppUi::Typical),
         Bench::new(Variant::Hidden, AppUi::Typical),
+        Bench::new(Variant::ShownAllRows, AppUi::Typical),
         Bench::new(Variant::Without, AppUi::Empty),
         Bench::new(Variant::Hidden, AppUi::Empty),
     ];
     for bench in &mut benches {
-        let show = bench.variant == Variant::Shown;
+        let show = matches!(bench.variant, Variant::Shown | Variant::ShownAllRows);
         for _ in 0..60 {
             bench.frame(show); // warm caches (galleys, the HUD's warm-up)
         }
@@ -267,11 +282,17 @@ fn main() {
         Some(0),
         "  (target <= 0.5)",
     );
-    row("empty UI without the HUD", 3, None, "");
+    row(
+        "typical UI, HUD shown, all rows",
+        3,
+        Some(1),
+        "  over shown (target <= 5)",
+    );
+    row("empty UI without the HUD", 4, None, "");
     row(
         "empty UI, HUD hidden after use",
-        4,
-        Some(3),
+        5,
+        Some(4),
         "  (target <= 0.5)",
     );
     let (plot, painter) = plot_costs(frames, rounds);
