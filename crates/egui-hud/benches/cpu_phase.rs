@@ -1,6 +1,7 @@
 //! What timing a CPU phase costs: a `start` and its guard's drop, through the kept handle
 //! (`CpuPhases::start`) and through the context (`cpu_phase(ctx, …)`), while the HUD is shown
-//! and while it is hidden. Targets: ≤ 100 ns shown, ≤ 5 ns hidden (the handle).
+//! and while it is hidden. Targets: ≤ 100 ns shown, ≤ 5 ns hidden (the handle). With the
+//! feature `puffin`, also the cost the HUD's frame sink adds to puffin's frame end.
 #![expect(
     missing_docs,
     reason = "criterion's macros generate undocumented functions"
@@ -46,5 +47,25 @@ fn phases(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, phases);
+/// puffin's frame end (`GlobalProfiler::new_frame`) for a frame of five top-level scopes,
+/// without the HUD's sink and with it (HUD shown): the difference is the sink's cost.
+#[cfg(feature = "puffin")]
+fn puffin_frame(c: &mut Criterion) {
+    puffin::set_scopes_on(true);
+    let frame = || {
+        for _ in 0..5 {
+            puffin::profile_scope!("work");
+        }
+        puffin::GlobalProfiler::lock().new_frame();
+    };
+    c.bench_function("puffin_new_frame_without_hud", |b| b.iter(frame));
+    let ctx = context(30, 0);
+    egui_hud::install_puffin(&ctx);
+    c.bench_function("puffin_new_frame_with_hud_sink", |b| b.iter(frame));
+}
+
+#[cfg(not(feature = "puffin"))]
+fn puffin_frame(_c: &mut Criterion) {}
+
+criterion_group!(benches, phases, puffin_frame);
 criterion_main!(benches);

@@ -6,7 +6,7 @@ use parking_lot::{Mutex, RwLock};
 use profiler_core::{Clock, Instant};
 
 use crate::cpu_phase::CpuPhase;
-use crate::frame_phases::FramePhases;
+use crate::frame_phases::{FramePhases, PhaseName};
 use crate::frame_plugin::FramePlugin;
 
 /// Times named phases of the app's frames for the HUD of one viewport: a handle to keep where
@@ -60,6 +60,9 @@ pub(crate) enum PhaseStart {
 struct RecordedPhases {
     inside: FramePhases,
     between: FramePhases,
+    /// Phases another profiler measured (puffin's top-level scopes): shown, not added to the
+    /// CPU time, since they overlap what the HUD measures.
+    reported: FramePhases,
 }
 
 impl CpuPhases {
@@ -94,9 +97,29 @@ impl CpuPhases {
         std::mem::take(&mut phases.inside)
     }
 
-    /// The phases timed between the last frame's end and now.
-    pub(crate) fn take_between(&self) -> FramePhases {
-        std::mem::take(&mut self.recorder.phases.lock().between)
+    /// The phases timed between the last frame's end and now, and those reported by another
+    /// profiler since the last call.
+    pub(crate) fn take_between_and_reported(&self) -> (FramePhases, FramePhases) {
+        let mut phases = self.recorder.phases.lock();
+        (
+            std::mem::take(&mut phases.between),
+            std::mem::take(&mut phases.reported),
+        )
+    }
+
+    /// Whether the HUD samples this viewport (phases are timed).
+    #[cfg(feature = "puffin")]
+    pub(crate) fn is_shown(&self) -> bool {
+        self.recorder.shown.load(Ordering::Relaxed)
+    }
+
+    /// A phase another profiler measured (see [`crate::install_puffin`]); ignored while the
+    /// HUD is hidden.
+    #[cfg(feature = "puffin")]
+    pub(crate) fn report(&self, name: PhaseName, duration: Duration) {
+        if self.recorder.shown.load(Ordering::Relaxed) {
+            self.recorder.phases.lock().reported.add(name, duration);
+        }
     }
 
     /// For [`crate::cpu_phase`], whose guard cannot borrow the handle.
@@ -138,9 +161,9 @@ impl PhaseRecorder {
         // A phase that began inside a frame that has ended since belongs to no frame's draw;
         // it still cost the CPU, between frames.
         if inside && self.in_frame.load(Ordering::Relaxed) {
-            phases.inside.add(name, duration);
+            phases.inside.add(PhaseName::Static(name), duration);
         } else {
-            phases.between.add(name, duration);
+            phases.between.add(PhaseName::Static(name), duration);
         }
     }
 }

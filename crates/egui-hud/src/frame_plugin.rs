@@ -35,6 +35,9 @@ pub(crate) struct FramePlugin {
     pub(crate) gpu_timing_unavailable: bool,
     #[cfg(feature = "wgpu")]
     pub(crate) gpu_timer: Option<crate::EguiGpuTimer>,
+    /// The frame sink in puffin's profiler, removed with the plugin.
+    #[cfg(feature = "puffin")]
+    pub(crate) puffin: Option<crate::puffin_phases::PuffinBridge>,
 }
 
 /// One pass of one viewport, in progress.

@@ -32,6 +32,8 @@ mod hud_view;
 mod install;
 mod latency_assembly;
 mod main_readout;
+#[cfg(feature = "puffin")]
+mod puffin_phases;
 mod readout_row;
 mod repaint_ledger;
 mod repaint_sites;
@@ -56,5 +58,7 @@ pub use crate::install::install;
 pub use crate::install::install_wgpu;
 pub use crate::install::{install_refresh_query, install_viewport_window, install_window};
 pub use crate::main_readout::MainReadout;
+#[cfg(feature = "puffin")]
+pub use crate::puffin_phases::install_puffin;
 pub use crate::why_reading::{RepaintSiteRate, WhyReading};
 pub use profiler_core;

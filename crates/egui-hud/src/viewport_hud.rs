@@ -332,14 +332,18 @@ impl ViewportHud {
     /// (`eframe_cpu_usage`, which eframe hands to the next frame). Nothing is reported for an
     /// app that times no phase and gives no eframe frame: then FRAME stands for the CPU side.
     pub(crate) fn report_cpu_time(&mut self, eframe_cpu_usage: Option<Duration>) {
-        let between = self.phases.take_between();
+        let (between, reported) = self.phases.take_between_and_reported();
         let (Some(counted), Some(sampler)) = (self.counted.take(), &mut self.sampler) else {
             return;
         };
         // eframe's figure covers the raw draw (the HUD included) and what followed it:
         // tessellation, upload, callbacks' prepare, encoding.
         let render = eframe_cpu_usage.map(|cpu| cpu.saturating_sub(counted.raw_draw));
-        if counted.inside.is_empty() && between.is_empty() && render.is_none() {
+        if counted.inside.is_empty()
+            && between.is_empty()
+            && reported.is_empty()
+            && render.is_none()
+        {
             return;
         }
         let total = counted.draw + between.total() + render.unwrap_or_default();
@@ -350,7 +354,8 @@ impl ViewportHud {
                 .into_iter()
                 .flatten()
                 .chain(counted.inside.iter())
-                .chain(between.iter()),
+                .chain(between.iter())
+                .chain(reported.iter()),
         );
     }
 
@@ -429,7 +434,7 @@ fn calibrate_read_cost(clock: &dyn Clock) -> Duration {
 }
 
 /// The last frame the sampler counted, kept until its CPU time is reported.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct CountedFrame {
     /// Its draw as FRAME counts it: without the HUD's cost and nested viewports.
     draw: Duration,
@@ -447,7 +452,7 @@ impl CountedFrame {
                 .saturating_sub(record.overlay_cost)
                 .saturating_sub(record.excluded),
             raw_draw,
-            inside: *inside,
+            inside: inside.clone(),
         }
     }
 }
