@@ -94,7 +94,7 @@ pub struct Snapshot {
     /// One entry per labelled CPU phase (`egui_hud::cpu_phase`, eframe's `ui` and `render`),
     /// in the order the labels were first seen. Phases inside the draw are parts of FRAME.
     pub cpu_phases: Vec<DurationReading>,
-    /// The latency path: one reading per [`LatencyStage`], path order, over the retained
+    /// The latency path: one reading per [`crate::LatencyStage`], path order, over the retained
     /// frames whose marks came in; empty until the first such frame (see `docs/readouts.md`).
     pub latency: Vec<LatencyReading>,
     /// The marks of the latest frame behind [`Snapshot::latency`].
