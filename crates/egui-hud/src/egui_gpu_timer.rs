@@ -36,6 +36,10 @@ pub struct EguiGpuTimer {
     calibrating: Arc<AtomicBool>,
 }
 
+/// A calibration whose bracket is wider than twice this is not used: GPU marks would be off by
+/// more than a typical stage.
+const MAX_CALIBRATION_UNCERTAINTY: Duration = Duration::from_millis(1);
+
 /// Most frames whose owner is remembered: the timer's ring holds fewer in flight, so older
 /// entries belong to frames it dropped.
 const MAX_OWNED_FRAMES: usize = 16;
@@ -320,7 +324,7 @@ impl EguiGpuTimer {
         {
             log::debug!("egui-hud: device poll failed: {error}");
         }
-        let calibration = self.timer.calibration();
+        let calibration = self.trusted_calibration();
         self.timer.poll_results(|result| {
             let owner = self.stamps.lock().owners.take(result.frame_id);
             debug_assert!(owner.is_some(), "every timed frame has a viewport");
@@ -353,6 +357,14 @@ impl EguiGpuTimer {
                 egui_pass,
             });
         });
+    }
+
+    /// The latest calibration, if it can be trusted to place GPU times on the CPU clock: its
+    /// bracket no wider than 2 ms (a busy queue or a preempted thread widens it).
+    pub(crate) fn trusted_calibration(&self) -> Option<gpu_timing::ClockCalibration> {
+        self.timer
+            .calibration()
+            .filter(|c| c.uncertainty() <= MAX_CALIBRATION_UNCERTAINTY)
     }
 
     /// The latest timed frame `viewport` painted since the last call, with its CPU marks.

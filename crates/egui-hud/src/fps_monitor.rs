@@ -282,6 +282,7 @@ impl FramePlugin {
             let hud = self.hud_mut(viewport);
             hud.unavailable_passes = gpu.unavailable_passes();
             hud.gpu_dropped_frames = gpu.timer().stats().dropped_frames;
+            hud.gpu_clock_uncertainty = gpu.trusted_calibration().map(|c| c.uncertainty());
         }
         let _ = (ctx, viewport);
     }

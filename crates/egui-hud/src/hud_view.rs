@@ -122,6 +122,13 @@ impl HudView {
         );
         self.hover = hover_text(snapshot);
         push_latency_hover(&mut self.hover, &snapshot.latency);
+        if let Some(uncertainty) = snapshot.gpu_clock_uncertainty {
+            let _ = write!(
+                self.hover,
+                "\n  GPU marks ± {} (clock calibration)",
+                format_duration(uncertainty)
+            );
+        }
         if let Some(why) = why {
             push_why_hover(&mut self.hover, why);
         }

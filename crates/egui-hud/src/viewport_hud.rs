@@ -49,6 +49,8 @@ pub(crate) struct ViewportHud {
     pub(crate) unavailable_passes: &'static [&'static str],
     /// GPU frames the timer could not time, from its statistics.
     pub(crate) gpu_dropped_frames: u64,
+    /// The GPU clock calibration's uncertainty, when one is used.
+    pub(crate) gpu_clock_uncertainty: Option<Duration>,
     /// The HUD's own GPU drawing in the latest timed frame (left out of the app's GPU time).
     gpu_overlay_cost: Option<Duration>,
     /// The app's CPU phases on this viewport (shared with the app's handles).
@@ -100,6 +102,7 @@ impl Default for ViewportHud {
             visibility: Visibility::default(),
             unavailable_passes: &[],
             gpu_dropped_frames: 0,
+            gpu_clock_uncertainty: None,
             gpu_overlay_cost: None,
             phases: CpuPhases::default(),
             counted: None,
@@ -268,6 +271,7 @@ impl ViewportHud {
             snapshot.apply_resources(&resources.request());
         }
         snapshot.gpu_dropped_frames = self.gpu_dropped_frames;
+        snapshot.gpu_clock_uncertainty = self.gpu_clock_uncertainty;
         snapshot.gpu_overlay_cost = self.gpu_overlay_cost;
         if let Some(view) = &mut self.view {
             view.set_plot(sampler.retained_draws(), snapshot.budget);

@@ -19,7 +19,7 @@ use std::num::NonZeroU32;
 use std::time::{Duration, Instant};
 
 use egui_hud::FpsMonitor;
-use egui_hud::profiler_core::DisplayRefreshQuery;
+use egui_hud::profiler_core::{DisplayRefreshQuery, Snapshot};
 use raw_window_handle::{RawDisplayHandle, RawWindowHandle, XcbDisplayHandle, XcbWindowHandle};
 
 /// `cvt 1280 720 144` (libxcvt 0.1.2).
@@ -68,7 +68,7 @@ fn frame(
     viewport: egui::ViewportId,
     info: &egui::ViewportInfo,
     time_secs: f64,
-) -> Option<f64> {
+) -> Option<Snapshot> {
     let input = egui::RawInput {
         viewport_id: viewport,
         viewports: std::iter::once((viewport, info.clone())).collect(),
@@ -78,7 +78,7 @@ fn frame(
         time: Some(time_secs),
         ..Default::default()
     };
-    let mut refresh_hz = None;
+    let mut snapshot = None;
     let mut output = ctx.run_ui(input, |ui| {
         ui.label("app");
         if viewport == egui::ViewportId::ROOT {
@@ -91,10 +91,10 @@ fn frame(
             );
         }
         FpsMonitor::new().sample_resources(false).show(ui.ctx());
-        refresh_hz = egui_hud::snapshot(ui.ctx()).and_then(|s| s.refresh_hz);
+        snapshot = egui_hud::snapshot(ui.ctx());
     });
     output.textures_delta.clear();
-    refresh_hz
+    snapshot
 }
 
 /// Both viewports' refresh rates once both are known and `done` holds, within 10 s.
@@ -108,9 +108,19 @@ fn run_until(
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
         let time_secs = epoch.elapsed().as_secs_f64();
-        let root_hz = frame(ctx, egui::ViewportId::ROOT, root, time_secs);
-        let child_hz = frame(ctx, child_id(), child, time_secs);
+        let root_snapshot = frame(ctx, egui::ViewportId::ROOT, root, time_secs);
+        let child_snapshot = frame(ctx, child_id(), child, time_secs);
+        let hz = |snapshot: &Option<Snapshot>| snapshot.as_ref().and_then(|s| s.refresh_hz);
+        let (root_hz, child_hz) = (hz(&root_snapshot), hz(&child_snapshot));
         if done(root_hz, child_hz) || Instant::now() > deadline {
+            // At a known rate the MISS row reads (this loop runs frames on its own).
+            for snapshot in [&root_snapshot, &child_snapshot].into_iter().flatten() {
+                assert_eq!(
+                    snapshot.missed_refreshes.is_some(),
+                    snapshot.refresh_hz.is_some(),
+                    "MISS reads exactly when the rate is known: {snapshot:?}"
+                );
+            }
             return (root_hz, child_hz);
         }
         std::thread::sleep(Duration::from_millis(16));

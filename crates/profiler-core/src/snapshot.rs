@@ -99,6 +99,10 @@ pub struct Snapshot {
     pub latency: Vec<LatencyReading>,
     /// The marks of the latest frame behind [`Snapshot::latency`].
     pub latency_latest: Option<LatencyMarks>,
+    /// How far the GPU marks of the latency path may be off: half the window of the clock
+    /// calibration that placed them on the CPU clock (plus drift since). Set by the integration
+    /// that owns the GPU timer; `None` without a calibration.
+    pub gpu_clock_uncertainty: Option<Duration>,
     /// The side over the frame budget that limits the frame rate, or [`Bound::Neither`] when
     /// both fit in it; `None` until both the CPU side (see [`Snapshot::max_fps`]) and the GPU
     /// time per frame are known.
@@ -155,6 +159,7 @@ impl Snapshot {
             cpu_phases: Vec::new(),
             latency: Vec::new(),
             latency_latest: None,
+            gpu_clock_uncertainty: None,
             bound: None,
             overlay_cost: None,
             self_induced_frames: 0,

@@ -74,6 +74,7 @@ pub(crate) fn to_json(snapshot: Option<&Snapshot>, run: &RunFacts<'_>) -> Value 
         "cpu_frame_ms": ms(s.cpu_frame),
         "cpu_phases": readings_json(&s.cpu_phases),
         "latency": latency_json(&s.latency),
+        "gpu_clock_uncertainty_us": s.gpu_clock_uncertainty.map(|d| d.as_secs_f64() * 1e6),
         "bound": s.bound.map(side_name),
         "max_fps_set_by": s.max_fps_set_by.map(side_name),
         "hud_cost_us": s.overlay_cost.map(|d| d.as_secs_f64() * 1e6),
