@@ -1,4 +1,5 @@
-use crate::cpu_phases::{PhaseSource, PhaseStart};
+use crate::cpu_phases::PhaseSource;
+use crate::frame_phases::PhaseStart;
 use crate::frame_plugin::FramePlugin;
 
 /// Times one named phase of the app's frame until it is dropped:

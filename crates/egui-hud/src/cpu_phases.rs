@@ -6,7 +6,7 @@ use parking_lot::{Mutex, RwLock};
 use profiler_core::{Clock, Instant};
 
 use crate::cpu_phase::CpuPhase;
-use crate::frame_phases::{FramePhases, PhaseName};
+use crate::frame_phases::{FramePhases, PhaseName, PhaseStart};
 use crate::frame_plugin::FramePlugin;
 
 /// Times named phases of the app's frames for the HUD of one viewport: a handle to keep where
@@ -47,13 +47,6 @@ pub(crate) struct PhaseRecorder {
     custom_clock: AtomicBool,
     clock: RwLock<Option<Arc<dyn Clock>>>,
     phases: Mutex<RecordedPhases>,
-}
-
-/// When a phase started, on the clock it is timed with.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum PhaseStart {
-    Instant(Instant),
-    Clock(Duration),
 }
 
 #[derive(Default)]
@@ -118,7 +111,11 @@ impl CpuPhases {
     #[cfg(feature = "puffin")]
     pub(crate) fn report(&self, name: PhaseName, duration: Duration) {
         if self.recorder.shown.load(Ordering::Relaxed) {
-            self.recorder.phases.lock().reported.add(name, duration);
+            self.recorder
+                .phases
+                .lock()
+                .reported
+                .add(name, duration, None);
         }
     }
 
@@ -161,9 +158,13 @@ impl PhaseRecorder {
         // A phase that began inside a frame that has ended since belongs to no frame's draw;
         // it still cost the CPU, between frames.
         if inside && self.in_frame.load(Ordering::Relaxed) {
-            phases.inside.add(PhaseName::Static(name), duration);
+            phases
+                .inside
+                .add(PhaseName::Static(name), duration, Some(started));
         } else {
-            phases.between.add(PhaseName::Static(name), duration);
+            phases
+                .between
+                .add(PhaseName::Static(name), duration, Some(started));
         }
     }
 }

@@ -7,6 +7,7 @@ use gpu_timing::{FrameId, GpuScope, GpuTimer, GpuTimerSettings, PassTimestamps, 
 use parking_lot::Mutex;
 use profiler_core::Instant;
 
+use crate::frame_phases::{FramePhases, PhaseName, PhaseStart};
 use crate::install::EGUI_PASS_LABEL;
 
 /// The GPU timer shared through the egui context: it times egui's own render pass (when the
@@ -116,12 +117,12 @@ pub(crate) struct PaintedFrame {
 }
 
 /// One frame's GPU results, as the HUD takes them.
-pub(crate) struct TimedGpuFrame<'a, 'b> {
+pub(crate) struct TimedGpuFrame {
     /// The viewport the frame was recorded for.
     pub(crate) viewport: egui::ViewportId,
     pub(crate) frame: FrameId,
-    /// The app's passes (egui's without the HUD's own drawing).
-    pub(crate) passes: &'a mut dyn Iterator<Item = (&'b str, Duration)>,
+    /// The app's passes (egui's without the HUD's own drawing), names shared with the timer.
+    pub(crate) named: FramePhases,
     /// The HUD's own drawing.
     pub(crate) hud_cost: Option<Duration>,
     /// egui's pass on the CPU clock, placed through the latest calibration.
@@ -317,7 +318,7 @@ impl EguiGpuTimer {
     /// `poll_device`: also poll the device (without waiting) first. Only a frame the HUD asked
     /// for to collect results needs it: in an app that draws, egui's submit every frame lets
     /// wgpu map finished buffers, and a poll per frame cost ~100 µs on lavapipe.
-    pub(crate) fn drain(&self, poll_device: bool, mut record: impl FnMut(TimedGpuFrame<'_, '_>)) {
+    pub(crate) fn drain(&self, poll_device: bool, mut record: impl FnMut(TimedGpuFrame)) {
         if poll_device
             && self.timer.has_pending()
             && let Err(error) = self.device.poll(wgpu::PollType::Poll)
@@ -336,12 +337,7 @@ impl EguiGpuTimer {
                 .iter()
                 .find(|pass| &*pass.label == HUD_PASS_LABEL)
                 .and_then(|pass| Duration::try_from_secs_f64(pass.duration_secs).ok());
-            let mut app_passes = labelled_durations(result)
-                .filter(|(label, _)| *label != HUD_PASS_LABEL)
-                .map(|(label, duration)| {
-                    let hud_part = hud.filter(|_| label == EGUI_PASS_LABEL).unwrap_or_default();
-                    (label, duration.saturating_sub(hud_part))
-                });
+            let named = named_passes(result, hud, calibration);
             let egui_pass = result.pass(EGUI_PASS_LABEL).and_then(|pass| {
                 let calibration = calibration?;
                 Some((
@@ -352,7 +348,7 @@ impl EguiGpuTimer {
             record(TimedGpuFrame {
                 viewport: owner,
                 frame: result.frame_id,
-                passes: &mut app_passes,
+                named,
                 hud_cost: hud,
                 egui_pass,
             });
@@ -587,7 +583,7 @@ pub fn record_gpu_results(ctx: &egui::Context, result: &gpu_timing::GpuFrameResu
             hud.record_gpu_frame(TimedGpuFrame {
                 viewport,
                 frame: result.frame_id,
-                passes: &mut labelled_durations(result),
+                named: named_passes(result, None, None),
                 hud_cost: None,
                 egui_pass: None,
             });
@@ -595,14 +591,34 @@ pub fn record_gpu_results(ctx: &egui::Context, result: &gpu_timing::GpuFrameResu
     });
 }
 
-/// A result's passes as the sampler takes them.
-fn labelled_durations(
+/// A result's passes with their shared labels, the HUD's own drawing (`hud`, measured inside
+/// egui's pass) left out of egui's pass and of the list.
+fn named_passes(
     result: &gpu_timing::GpuFrameResult,
-) -> impl Iterator<Item = (&str, Duration)> {
-    result.passes.iter().filter_map(|pass| {
-        let duration = Duration::try_from_secs_f64(pass.duration_secs).ok()?;
-        Some((&*pass.label, duration))
-    })
+    hud: Option<Duration>,
+    calibration: Option<gpu_timing::ClockCalibration>,
+) -> FramePhases {
+    let mut named = FramePhases::default();
+    for pass in &result.passes {
+        let Ok(duration) = Duration::try_from_secs_f64(pass.duration_secs) else {
+            continue;
+        };
+        if &*pass.label == HUD_PASS_LABEL {
+            continue;
+        }
+        let hud_part = hud
+            .filter(|_| &*pass.label == EGUI_PASS_LABEL)
+            .unwrap_or_default();
+        let start = calibration
+            .and_then(|c| c.gpu_to_cpu(pass.begin_gpu_nanos))
+            .map(PhaseStart::Instant);
+        named.add(
+            PhaseName::Shared(Arc::clone(&pass.label)),
+            duration.saturating_sub(hud_part),
+            start,
+        );
+    }
+    named
 }
 
 /// The GPU timer shared through `ctx` (see [`EguiGpuTimer`]), after [`crate::install`] on wgpu.

@@ -44,6 +44,8 @@ pub struct FpsMonitor {
     sample_resources: bool,
     /// eframe's CPU time of the previous frame (`Frame::info().cpu_usage`).
     eframe_cpu_usage: Option<Duration>,
+    /// The key that saves the exports, and where.
+    export_key: Option<(egui::Key, Option<std::path::PathBuf>)>,
 }
 
 impl FpsMonitor {
@@ -54,6 +56,7 @@ impl FpsMonitor {
             clock: None,
             sample_resources: true,
             eframe_cpu_usage: None,
+            export_key: None,
         }
     }
 
@@ -91,6 +94,21 @@ impl FpsMonitor {
     /// `true`; `false` hides those rows and starts no thread.
     pub fn sample_resources(mut self, enabled: bool) -> Self {
         self.sample_resources = enabled;
+        self
+    }
+
+    /// A key that saves the retained frames as CSV and Chrome trace (see
+    /// [`crate::save_exports`]) into `directory`, or next to the executable when `None`, on a
+    /// background thread. Default: no key.
+    pub fn export_on_key(mut self, key: egui::Key, directory: Option<std::path::PathBuf>) -> Self {
+        self.export_key = Some((key, directory));
+        self
+    }
+
+    /// When a frame is kept as a spike (see [`crate::spikes`]). Default
+    /// [`crate::SpikeThreshold::BudgetTimes`]`(2.0)`: twice the frame budget.
+    pub fn spike_threshold(mut self, threshold: crate::SpikeThreshold) -> Self {
+        self.config.spike_threshold = threshold;
         self
     }
 
@@ -163,6 +181,23 @@ impl FpsMonitor {
         FramePlugin::with(ctx, |plugin| {
             plugin.end_draw(viewport, view, resized, started);
         });
+        if let Some((key, directory)) = &self.export_key
+            && ctx.current_pass_index() == 0
+            && ctx.input(|i| i.key_pressed(*key))
+        {
+            let directory = directory.clone().or_else(|| {
+                std::env::current_exe()
+                    .ok()
+                    .and_then(|exe| exe.parent().map(std::path::Path::to_path_buf))
+            });
+            match directory.map(|directory| crate::save_exports(ctx, directory)) {
+                Some(Ok(())) => {}
+                Some(Err(error)) => log::warn!("egui-hud: {error}"),
+                None => {
+                    log::warn!("egui-hud: no directory to export to (pass one to export_on_key)")
+                }
+            }
+        }
     }
 }
 
@@ -219,8 +254,12 @@ impl FramePlugin {
             self.classify(ctx, viewport);
         }
         if ctx.current_pass_index() == 0 {
-            self.hud_mut(viewport)
-                .report_cpu_time(monitor.eframe_cpu_usage);
+            let hud = self.hud_mut(viewport);
+            hud.report_cpu_time(monitor.eframe_cpu_usage);
+            if !self.has_gpu_timer() {
+                // No paint or GPU marks will come: the last frame is complete now.
+                self.hud_mut(viewport).record_paint(None);
+            }
         }
         self.collect_gpu_results(ctx, viewport);
         if self.gpu_timing_unavailable {
@@ -257,6 +296,14 @@ impl FramePlugin {
         }
     }
 
+    /// Whether a GPU timer will report paint marks and GPU results.
+    fn has_gpu_timer(&self) -> bool {
+        #[cfg(feature = "wgpu")]
+        return self.gpu_timer.is_some();
+        #[cfg(not(feature = "wgpu"))]
+        false
+    }
+
     /// On wgpu, GPU results: hands those that arrived to their viewports' HUDs and arms the
     /// timer for this viewport's frame if it is the app's.
     #[cfg_attr(
@@ -268,9 +315,8 @@ impl FramePlugin {
         if let Some(gpu) = self.gpu_timer.clone() {
             let hud = self.hud_mut(viewport);
             let (apps, sequence) = (hud.frame_is_apps(), hud.frame_sequence);
-            hud.paint_marks_expected = gpu.timer().support().can_write_inside_passes();
             if ctx.current_pass_index() == 0 {
-                hud.record_paint(gpu.take_painted(viewport));
+                hud.record_painted(gpu.take_painted(viewport));
                 gpu.drain(!apps, |frame| {
                     if let Some(hud) = self.hud_mut_if_used(frame.viewport) {
                         hud.record_gpu_frame(frame);
@@ -311,6 +357,23 @@ pub fn snapshot(ctx: &egui::Context) -> Option<profiler_core::Snapshot> {
     let viewport = ctx.viewport_id();
     ctx.with_plugin::<FramePlugin, _>(|plugin| plugin.displayed(viewport))
         .flatten()
+}
+
+/// The last 16 spikes on the current viewport, oldest first: frames whose draw, CPU time, GPU
+/// time or (wanted right after the previous one) hand-off interval crossed the spike
+/// threshold ([`FpsMonitor::spike_threshold`], default twice the budget), with everything the
+/// HUD knew about them. Empty while the HUD is hidden. Cost: a lock of the HUD's plugin and a
+/// clone of the spikes.
+pub fn spikes(ctx: &egui::Context) -> Vec<crate::Spike> {
+    let viewport = ctx.viewport_id();
+    ctx.with_plugin::<FramePlugin, _>(|plugin| {
+        plugin
+            .hud(viewport)
+            .filter(|hud| hud.is_sampling())
+            .map(|hud| hud.log.spikes().iter().cloned().collect())
+    })
+    .flatten()
+    .unwrap_or_default()
 }
 
 /// WHY on the current viewport as of its last refresh: the call sites that asked the app to

@@ -1,6 +1,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use profiler_core::Instant;
+
 /// Most phase names one frame keeps: more rows stop being readable long before. Further names
 /// are counted, not stored.
 pub(crate) const MAX_PHASES: usize = 16;
@@ -11,8 +13,8 @@ pub(crate) const MAX_PHASES: usize = 16;
 pub(crate) enum PhaseName {
     Static(&'static str),
     #[cfg_attr(
-        not(feature = "puffin"),
-        expect(dead_code, reason = "only puffin's scope names are shared")
+        not(any(feature = "puffin", feature = "wgpu")),
+        expect(dead_code, reason = "puffin's scope names and GPU labels are shared")
     )]
     Shared(Arc<str>),
 }
@@ -35,11 +37,29 @@ impl PhaseName {
     }
 }
 
-/// One frame's CPU phases: names and their summed durations. Fixed size, no allocation; a
-/// name timed twice in a frame adds up.
+/// When a phase (or GPU pass) started: an `Instant`, or a time on the HUD's own clock when it
+/// was given one.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum PhaseStart {
+    Instant(Instant),
+    Clock(Duration),
+}
+
+/// One named part of a frame: its summed duration, how often it was timed, and when it first
+/// started (for the trace export).
+#[derive(Clone, Debug)]
+pub(crate) struct Phase {
+    pub(crate) name: PhaseName,
+    pub(crate) duration: Duration,
+    pub(crate) occurrences: u32,
+    pub(crate) first_start: Option<PhaseStart>,
+}
+
+/// One frame's CPU phases (or GPU passes): names and their summed durations. Fixed size, no
+/// allocation; a name timed twice in a frame adds up.
 #[derive(Clone, Debug)]
 pub(crate) struct FramePhases {
-    phases: [(PhaseName, Duration); MAX_PHASES],
+    phases: [Phase; MAX_PHASES],
     len: usize,
     /// Phases whose name did not fit.
     pub(crate) overflow: u32,
@@ -48,7 +68,12 @@ pub(crate) struct FramePhases {
 impl Default for FramePhases {
     fn default() -> Self {
         Self {
-            phases: std::array::from_fn(|_| (PhaseName::Static(""), Duration::ZERO)),
+            phases: std::array::from_fn(|_| Phase {
+                name: PhaseName::Static(""),
+                duration: Duration::ZERO,
+                occurrences: 0,
+                first_start: None,
+            }),
             len: 0,
             overflow: 0,
         }
@@ -56,22 +81,40 @@ impl Default for FramePhases {
 }
 
 impl FramePhases {
-    pub(crate) fn add(&mut self, name: PhaseName, duration: Duration) {
+    /// Adds `duration` to `name` (started at `start`, if known).
+    pub(crate) fn add(&mut self, name: PhaseName, duration: Duration, start: Option<PhaseStart>) {
         let used = &mut self.phases[..self.len];
-        if let Some((_, sum)) = used.iter_mut().find(|(known, _)| known.is(&name)) {
-            *sum += duration;
+        if let Some(phase) = used.iter_mut().find(|phase| phase.name.is(&name)) {
+            phase.duration += duration;
+            phase.occurrences += 1;
+            phase.first_start = phase.first_start.or(start);
         } else if let Some(slot) = self.phases.get_mut(self.len) {
-            *slot = (name, duration);
+            *slot = Phase {
+                name,
+                duration,
+                occurrences: 1,
+                first_start: start,
+            };
             self.len += 1;
         } else {
             self.overflow += 1;
         }
     }
 
+    /// Adds a phase of another set (no name is copied).
+    pub(crate) fn add_phase(&mut self, phase: &Phase) {
+        self.add(phase.name.clone(), phase.duration, phase.first_start);
+    }
+
     pub(crate) fn iter(&self) -> impl Iterator<Item = (&str, Duration)> + '_ {
         self.phases[..self.len]
             .iter()
-            .map(|(name, duration)| (name.as_str(), *duration))
+            .map(|phase| (phase.name.as_str(), phase.duration))
+    }
+
+    /// The phases with their names, occurrences and starts.
+    pub(crate) fn entries(&self) -> impl Iterator<Item = &Phase> + '_ {
+        self.phases[..self.len].iter()
     }
 
     pub(crate) fn is_empty(&self) -> bool {
@@ -97,11 +140,12 @@ mod tests {
     #[test]
     fn names_add_up_and_extra_names_are_counted() {
         let mut phases = FramePhases::default();
-        phases.add(PhaseName::Static("physics"), Duration::from_millis(2));
-        phases.add(PhaseName::Static("layout"), Duration::from_millis(1));
+        phases.add(PhaseName::Static("physics"), Duration::from_millis(2), None);
+        phases.add(PhaseName::Static("layout"), Duration::from_millis(1), None);
         phases.add(
             PhaseName::Shared("physics".into()),
             Duration::from_millis(3),
+            None,
         );
         let named: Vec<_> = phases.iter().collect();
         assert_eq!(
@@ -113,7 +157,7 @@ mod tests {
         );
         assert_eq!(phases.total(), Duration::from_millis(6));
         for name in NAMES {
-            phases.add(PhaseName::Static(name), Duration::from_micros(1));
+            phases.add(PhaseName::Static(name), Duration::from_micros(1), None);
         }
         assert_eq!(phases.iter().count(), MAX_PHASES);
         // Two names were there; 14 of the 20 fit.

@@ -5,6 +5,9 @@ use crate::frame_facts::FrameFacts;
 use crate::repaint_ledger::RepaintLedger;
 use crate::viewport_hud::ViewportHud;
 
+/// How long the HUD shows the outcome of a background export.
+const EXPORT_NOTE_FOR: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// The one owner of everything the HUD keeps across frames: each viewport's HUD (sampler,
 /// view, tick, settings), the repaint ledger, the resource thread, the GPU timer and the
 /// display watch. egui memory holds nothing of the HUD's, so an app may clear it.
@@ -35,6 +38,8 @@ pub(crate) struct FramePlugin {
     pub(crate) gpu_timing_unavailable: bool,
     #[cfg(feature = "wgpu")]
     pub(crate) gpu_timer: Option<crate::EguiGpuTimer>,
+    /// The latest background export's outcome (see [`crate::save_exports`]).
+    pub(crate) last_export: crate::export::ExportOutcome,
     /// The frame sink in puffin's profiler, removed with the plugin.
     #[cfg(feature = "puffin")]
     pub(crate) puffin: Option<crate::puffin_phases::PuffinBridge>,
@@ -71,6 +76,14 @@ impl FramePlugin {
         viewport: egui::ViewportId,
     ) -> Option<&mut ViewportHud> {
         self.huds.get_mut(&viewport)
+    }
+
+    /// The viewports whose HUD samples now.
+    pub(crate) fn sampling_huds(&self) -> impl Iterator<Item = (egui::ViewportId, &ViewportHud)> {
+        self.huds
+            .iter()
+            .filter(|(_, hud)| hud.is_sampling())
+            .map(|(&viewport, hud)| (viewport, hud))
     }
 
     /// `viewport`'s HUD, if it was ever used.
@@ -131,7 +144,20 @@ impl FramePlugin {
         if !hud.tick.refresh_due(now_secs) {
             return;
         }
-        hud.refresh(&self.resources);
+        let export_note = self.last_export.lock().as_ref().and_then(|(result, at)| {
+            (at.elapsed() < EXPORT_NOTE_FOR).then(|| match result {
+                Ok(paths) => format!(
+                    "saved {}",
+                    paths
+                        .first()
+                        .and_then(|p| p.file_stem())
+                        .map(|stem| stem.to_string_lossy().into_owned())
+                        .unwrap_or_default()
+                ),
+                Err(error) => format!("failed: {error}"),
+            })
+        });
+        hud.refresh(&self.resources, export_note.as_deref());
         if let Some(watch) = self.display_watches.get(&viewport) {
             watch.check(ctx);
         } else if let Some(root) = self.display_watches.get(&egui::ViewportId::ROOT) {
@@ -230,11 +256,21 @@ impl FramePlugin {
             return;
         };
         // egui moved the requests made since the last pass into this pass's causes when it
-        // began: each request is counted once, in the pass after it was made.
-        hud.repaint_sites
-            .record_requests(&ctx.repaint_causes(), crate::tick::OWN_REQUEST_FILE);
+        // began: each request is counted once, in the pass after it was made. Those of the
+        // frame's first pass are the ones that woke it.
+        let causes = ctx.repaint_causes();
+        let own = crate::tick::OWN_REQUEST_FILE;
+        hud.repaint_sites.record_requests(&causes, own);
         hud.repaint_sites
             .record_discards(&platform.request_discard_reasons);
+        if ctx.current_pass_index() == 0 {
+            for cause in causes.iter().filter(|cause| cause.file != own) {
+                hud.frame_causes.add_woke_by(cause);
+            }
+        }
+        for reason in &platform.request_discard_reasons {
+            hud.frame_causes.add_discard(reason);
+        }
         if !discarded {
             hud.repaint_sites
                 .record_frame(platform.num_completed_passes);
@@ -254,7 +290,8 @@ impl FramePlugin {
         // An immediate child refreshes whenever its parent runs, and asks for no frame: the
         // integration would repaint the parent window for it, a frame neither HUD could tell
         // from the app's.
-        if !hud.end_frame(ended_at) || self.enclosing_viewport(viewport).is_some() {
+        let passes = platform.num_completed_passes;
+        if !hud.end_frame(ended_at, passes) || self.enclosing_viewport(viewport).is_some() {
             return;
         }
         let gpu_results_pending = self.gpu_results_pending(viewport);

@@ -2,6 +2,8 @@ use std::time::Duration;
 
 use profiler_core::{ConfigError, SamplerConfig};
 
+use crate::SpikeThreshold;
+
 /// What a user tunes, set through [`FpsMonitor`](crate::FpsMonitor). Plain data.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct HudConfig {
@@ -13,10 +15,15 @@ pub(crate) struct HudConfig {
     pub(crate) anchor: egui::Align2,
     /// Offset from that corner, in points. Default 8 points inwards.
     pub(crate) offset: egui::Vec2,
+    /// When a frame is kept as a spike. Default twice the budget.
+    pub(crate) spike_threshold: SpikeThreshold,
 }
 
 impl HudConfig {
     pub(crate) fn validate(&self) -> Result<(), ConfigError> {
+        if !self.spike_threshold.is_valid() {
+            return Err(ConfigError::SpikeThreshold);
+        }
         self.sampler_config().validate()
     }
 
@@ -36,6 +43,7 @@ impl Default for HudConfig {
             frame_budget: None,
             anchor: egui::Align2::RIGHT_TOP,
             offset: egui::vec2(-8.0, 8.0),
+            spike_threshold: SpikeThreshold::default(),
         }
     }
 }

@@ -5,6 +5,7 @@ use std::time::Duration;
 use egui::{FontId, Galley, Role, Sense, Stroke, pos2, vec2};
 use profiler_core::{Bound, LatencyReading, LatencyStage, Snapshot};
 
+use crate::frame_log::FrameLog;
 use crate::hud_palette::HudPalette;
 use crate::readout_row::{ReadoutRow, format_duration, format_percent};
 use crate::text_cache::TextCache;
@@ -34,6 +35,8 @@ pub(crate) struct HudView {
     plot_budget_millis: f32,
     /// The plot's top in ms: fits the samples, so a fast UI still shows its variation.
     plot_top_millis: f32,
+    /// Plot indices of the frames kept as spikes.
+    spike_marks: Vec<usize>,
     /// The latency bar: the median of each stage on the path that has frames, path order.
     latency_p50: Vec<(LatencyStage, Duration)>,
     layout: Option<Layout>,
@@ -131,6 +134,38 @@ impl HudView {
         }
         if let Some(why) = why {
             push_why_hover(&mut self.hover, why);
+        }
+        self.layout = None;
+    }
+
+    /// The SPIKES row (count and worst), the spikes' marks on the plot and their anatomy in
+    /// the hover text; the outcome of the latest background export, while it is recent.
+    pub(crate) fn set_notes(&mut self, log: &FrameLog, export_note: Option<&str>) {
+        let spikes = log.spikes();
+        self.spike_marks.clear();
+        self.spike_marks.extend(
+            log.retained()
+                .iter()
+                .enumerate()
+                .filter_map(|(index, trace)| {
+                    let start = trace.marks.frame_start?;
+                    spikes.iter().any(|s| s.at == start).then_some(index)
+                }),
+        );
+        if let Some(worst) = spikes.iter().max_by_key(|s| s.worst) {
+            self.rows.push(ReadoutRow::new(
+                "SPIKES",
+                format!("{} · worst {}", spikes.len(), format_duration(worst.worst)),
+                None,
+            ));
+            let _ = write!(self.hover, "\nworst spike: {}", worst.summary());
+            for spike in spikes.iter().rev().take(3) {
+                let _ = write!(self.hover, "\n  spike: {}", spike.summary());
+            }
+        }
+        if let Some(note) = export_note {
+            let note: String = note.chars().take(40).collect();
+            self.rows.push(ReadoutRow::new("EXPORT", note, None));
         }
         self.layout = None;
     }
@@ -464,7 +499,7 @@ impl HudView {
             reason = "at most a few thousand plot points"
         )]
         let step = rect.width() / (self.plot_millis.len() - 1) as f32;
-        let points = self
+        let points: Vec<egui::Pos2> = self
             .plot_millis
             .iter()
             .enumerate()
@@ -477,6 +512,16 @@ impl HudView {
                 pos2(x, y_of(ms))
             })
             .collect();
+        // Spikes: a short tick above their point.
+        for &index in &self.spike_marks {
+            if let Some(point) = points.get(index) {
+                shapes.push(egui::Shape::vline(
+                    point.x,
+                    rect.top()..=point.y.max(rect.top() + 3.0),
+                    Stroke::new(1.0, palette.far_over),
+                ));
+            }
+        }
         shapes.push(egui::Shape::line(
             points,
             Stroke::new(1.0, palette.plot_line),

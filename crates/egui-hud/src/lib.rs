@@ -21,22 +21,27 @@ mod display_watch;
 mod eframe_options;
 #[cfg(feature = "wgpu")]
 mod egui_gpu_timer;
+mod export;
 mod fps_monitor;
+mod frame_assembly;
 mod frame_facts;
 mod frame_in_progress;
+mod frame_log;
 mod frame_phases;
 mod frame_plugin;
+mod frame_trace;
 mod hud_config;
 mod hud_palette;
 mod hud_view;
 mod install;
-mod latency_assembly;
 mod main_readout;
 #[cfg(feature = "puffin")]
 mod puffin_phases;
 mod readout_row;
 mod repaint_ledger;
 mod repaint_sites;
+mod spike;
+mod spike_threshold;
 mod text_cache;
 mod tick;
 mod viewport_hud;
@@ -49,8 +54,9 @@ pub use crate::cpu_phases::{CpuPhases, cpu_phases};
 pub use crate::eframe_options::{native_options_with_gpu_timing, request_gpu_timing_features};
 #[cfg(feature = "wgpu")]
 pub use crate::egui_gpu_timer::{EguiGpuTimer, gpu_timer, record_gpu_results};
+pub use crate::export::{ExportError, ExportFormat, export, last_export, save_exports};
 pub use crate::fps_monitor::{
-    FpsMonitor, HudActivity, activity, fps_monitor, set_refresh_rate, snapshot, why,
+    FpsMonitor, HudActivity, activity, fps_monitor, set_refresh_rate, snapshot, spikes, why,
 };
 #[cfg(feature = "eframe")]
 pub use crate::install::install;
@@ -60,5 +66,7 @@ pub use crate::install::{install_refresh_query, install_viewport_window, install
 pub use crate::main_readout::MainReadout;
 #[cfg(feature = "puffin")]
 pub use crate::puffin_phases::install_puffin;
+pub use crate::spike::{Spike, SpikePart};
+pub use crate::spike_threshold::SpikeThreshold;
 pub use crate::why_reading::{RepaintSiteRate, WhyReading};
 pub use profiler_core;

@@ -21,7 +21,7 @@ pub(crate) struct ReadoutRow {
 }
 
 impl ReadoutRow {
-    fn new(name: &'static str, value: String, grade: Option<Grade>) -> Self {
+    pub(crate) fn new(name: &'static str, value: String, grade: Option<Grade>) -> Self {
         Self {
             name: Cow::Borrowed(name),
             value,

@@ -3,18 +3,18 @@ use std::time::Duration;
 
 use profiler_core::{
     Clock, FrameRecord, FrameSampler, FrameVerdict, LatencyMarks, MonotonicClock, ResourceMonitor,
-    Snapshot,
+    Snapshot, SystemTime,
 };
 
 use crate::cpu_phases::CpuPhases;
+use crate::frame_assembly::{FrameAssembly, PaintMarks};
 use crate::frame_facts::{FrameFacts, Pacing};
 use crate::frame_in_progress::FrameInProgress;
-use crate::frame_phases::FramePhases;
+use crate::frame_log::FrameLog;
+use crate::frame_phases::{FramePhases, PhaseName, PhaseStart};
+use crate::frame_trace::{FrameCauses, FrameTrace};
 use crate::hud_config::HudConfig;
 use crate::hud_view::HudView;
-use crate::latency_assembly::LatencyAssembly;
-#[cfg(feature = "wgpu")]
-use crate::latency_assembly::PaintMarks;
 use crate::repaint_sites::RepaintSites;
 use crate::tick::Tick;
 use crate::why_reading::WhyReading;
@@ -58,10 +58,15 @@ pub(crate) struct ViewportHud {
     /// The last frame the sampler counted, until its CPU time is reported at the next frame
     /// (eframe tells its render time a frame late).
     counted: Option<CountedFrame>,
-    /// The latency path's marks of the frames still to be handed to the sampler.
-    latency: LatencyAssembly,
-    /// Whether the renderer reports paint and GPU marks (wgpu with in-pass timestamps).
-    pub(crate) paint_marks_expected: bool,
+    /// What is known of the counted frames still waiting for their CPU time, paint marks or
+    /// GPU results.
+    assembly: FrameAssembly,
+    /// Complete frames: the retained window and the spikes.
+    pub(crate) log: FrameLog,
+    /// What woke the frame in progress and why its passes were redone.
+    pub(crate) frame_causes: FrameCauses,
+    /// The latest frame's hand-off, for the next one's interval.
+    last_handoff: Option<Duration>,
     /// The number of the latest frame begun: paint marks name their frame by it.
     pub(crate) frame_sequence: u64,
     /// The app's repaint requests and discards since the last refresh.
@@ -106,8 +111,10 @@ impl Default for ViewportHud {
             gpu_overlay_cost: None,
             phases: CpuPhases::default(),
             counted: None,
-            latency: LatencyAssembly::default(),
-            paint_marks_expected: false,
+            assembly: FrameAssembly::default(),
+            log: FrameLog::new(0, crate::SpikeThreshold::default()),
+            frame_causes: FrameCauses::default(),
+            last_handoff: None,
             frame_sequence: 0,
             repaint_sites: RepaintSites::default(),
             why: None,
@@ -121,6 +128,11 @@ impl ViewportHud {
     /// The frame in progress and the clock to stamp it with.
     pub(crate) fn frame_and_clock(&mut self) -> Option<(&mut FrameInProgress, &dyn Clock)> {
         Some((self.frame.as_mut()?, &*self.clock))
+    }
+
+    /// The clock the HUD's times are on.
+    pub(crate) fn clock(&self) -> Arc<dyn Clock> {
+        Arc::clone(&self.clock)
     }
 
     pub(crate) fn is_sampling(&self) -> bool {
@@ -148,15 +160,18 @@ impl ViewportHud {
         self.frame_began(frame.started);
     }
 
-    /// What every begun frame starts: its number, its phases, the previous frame's latency.
+    /// What every begun frame starts: its number, its phases and causes, the previous frame's
+    /// next-start mark.
     fn frame_began(&mut self, started: Duration) {
         self.frame_sequence += 1;
         self.phases.begin_frame();
+        self.frame_causes.clear();
         if let Some(sampler) = &mut self.sampler {
-            self.latency
-                .frame_started(started, self.paint_marks_expected, |marks| {
-                    sampler.record_latency(marks);
-                });
+            let (log, budget) = (&mut self.log, sampler.budget().duration());
+            self.assembly.frame_started(started, |trace| {
+                sampler.record_latency(&trace.marks);
+                log.add(trace, budget);
+            });
         }
     }
 
@@ -223,7 +238,9 @@ impl ViewportHud {
             self.forget_repaint_sites();
             self.phases.set_shown(true, clock);
             self.counted = None;
-            self.latency.clear();
+            self.assembly.clear();
+            self.log = FrameLog::new(config.capacity, config.spike_threshold);
+            self.last_handoff = None;
             self.displayed = None;
             self.tick = Tick::default();
             self.frame = None;
@@ -255,8 +272,9 @@ impl ViewportHud {
             .map_or(0.0, |since| now_secs - since)
     }
 
-    /// Refreshes the readouts from the sampler (and the resource thread's latest reading).
-    pub(crate) fn refresh(&mut self, resources: &ResourceMonitor) {
+    /// Refreshes the readouts from the sampler (and the resource thread's latest reading);
+    /// `export_note` says how the latest background export went, for a few seconds.
+    pub(crate) fn refresh(&mut self, resources: &ResourceMonitor, export_note: Option<&str>) {
         let Some(sampler) = &mut self.sampler else {
             return;
         };
@@ -274,15 +292,23 @@ impl ViewportHud {
         snapshot.gpu_clock_uncertainty = self.gpu_clock_uncertainty;
         snapshot.gpu_overlay_cost = self.gpu_overlay_cost;
         if let Some(view) = &mut self.view {
-            view.set_plot(sampler.retained_draws(), snapshot.budget);
+            // The frames the log completed (a few behind the sampler's), so that spike markers
+            // sit on their frames.
+            if self.log.retained().is_empty() {
+                view.set_plot(sampler.retained_draws(), snapshot.budget);
+            } else {
+                view.set_plot(self.log.retained().iter().map(|t| t.draw), snapshot.budget);
+            }
             view.set_readouts(&snapshot, self.why.as_ref(), self.unavailable_passes);
+            view.set_notes(&self.log, export_note);
         }
         self.displayed = Some(snapshot);
     }
 
-    /// The frame's final pass ended at `ended_at`: records it, or, after a second of frames
-    /// without the HUD, stops sampling. Returns whether the HUD was drawn in the frame.
-    pub(crate) fn end_frame(&mut self, ended_at: Duration) -> bool {
+    /// The frame's final pass (of `passes`) ended at `ended_at`: records it, or, after a second
+    /// of frames without the HUD, stops sampling. Returns whether the HUD was drawn in the
+    /// frame.
+    pub(crate) fn end_frame(&mut self, ended_at: Duration, passes: usize) -> bool {
         let Some(frame) = self.frame.take() else {
             return false;
         };
@@ -313,20 +339,30 @@ impl ViewportHud {
         };
         let inside = self.phases.end_frame();
         let counted = sampler.record_frame(record) == FrameVerdict::Counted;
-        self.counted = counted.then(|| CountedFrame::of(&record, &inside));
+        let previous_handoff = self.last_handoff.replace(ended_at);
+        self.counted = counted.then(|| CountedFrame::of(self.frame_sequence, &record, &inside));
         if counted {
             let request = frame.waking_request;
-            let marks = LatencyMarks {
+            let mut trace = FrameTrace::new(self.frame_sequence, SystemTime::now());
+            trace.marks = LatencyMarks {
                 request: request.and_then(|r| self.clock.time_of(r.requested_at)),
                 due: request.and_then(|r| self.clock.time_of(r.due_at)),
                 frame_start: Some(frame.started),
                 ui_end: Some(ended_at),
                 ..LatencyMarks::default()
             };
-            self.latency
-                .frame_counted(self.frame_sequence, marks, |marks| {
-                    sampler.record_latency(marks);
-                });
+            trace.draw = self.counted.as_ref().map_or(Duration::ZERO, |c| c.draw);
+            trace.handoff_interval = previous_handoff
+                .filter(|_| record.back_to_back)
+                .map(|previous| ended_at.saturating_sub(previous));
+            trace.invalidations = record.invalidations;
+            trace.passes = u32::try_from(passes).unwrap_or(u32::MAX);
+            trace.causes.clone_from(&self.frame_causes);
+            let (log, budget) = (&mut self.log, sampler.budget().duration());
+            self.assembly.frame_counted(trace, |trace| {
+                sampler.record_latency(&trace.marks);
+                log.add(trace, budget);
+            });
         }
         frame.drawn
     }
@@ -351,16 +387,27 @@ impl ViewportHud {
             return;
         }
         let total = counted.draw + between.total() + render.unwrap_or_default();
-        let eframe = render.map(|render| [("ui", counted.draw), ("render", render)]);
-        sampler.record_cpu_frame(
-            total,
-            eframe
-                .into_iter()
-                .flatten()
-                .chain(counted.inside.iter())
-                .chain(between.iter())
-                .chain(reported.iter()),
-        );
+        let mut phases = FramePhases::default();
+        if let Some(render) = render {
+            let (start, ui_end) = (counted.start, counted.start + counted.raw_draw);
+            phases.add(
+                PhaseName::Static("ui"),
+                counted.draw,
+                Some(PhaseStart::Clock(start)),
+            );
+            phases.add(
+                PhaseName::Static("render"),
+                render,
+                Some(PhaseStart::Clock(ui_end)),
+            );
+        }
+        for set in [&counted.inside, &between, &reported] {
+            for phase in set.entries() {
+                phases.add_phase(phase);
+            }
+        }
+        sampler.record_cpu_frame(total, phases.iter());
+        self.assembly.cpu_reported(counted.sequence, total, phases);
     }
 
     fn detach(&mut self) {
@@ -369,7 +416,8 @@ impl ViewportHud {
         self.forget_repaint_sites();
         self.phases.set_shown(false, None);
         self.counted = None;
-        self.latency.clear();
+        self.assembly.clear();
+        self.log = FrameLog::new(0, self.config.spike_threshold);
         self.displayed = None;
         self.frame = None;
         self.tick = Tick::default();
@@ -381,7 +429,7 @@ impl ViewportHud {
     #[cfg(feature = "wgpu")]
     /// Records one frame's GPU results (labelled pass durations) as they arrive, and its GPU
     /// marks on the latency path.
-    pub(crate) fn record_gpu_frame(&mut self, frame: crate::egui_gpu_timer::TimedGpuFrame<'_, '_>) {
+    pub(crate) fn record_gpu_frame(&mut self, frame: crate::egui_gpu_timer::TimedGpuFrame) {
         if frame.hud_cost.is_some() {
             self.gpu_overlay_cost = frame.hud_cost;
         }
@@ -389,31 +437,46 @@ impl ViewportHud {
         let Some(sampler) = &mut self.sampler else {
             return;
         };
-        sampler.record_gpu_frame(now, frame.passes);
+        sampler.record_gpu_frame(now, frame.named.iter());
         let clock = &self.clock;
         let egui_pass = frame
             .egui_pass
             .and_then(|(begin, end)| Some((clock.time_of(begin)?, clock.time_of(end)?)));
-        self.latency
-            .gpu_done(frame.frame.index(), egui_pass, |marks| {
-                sampler.record_latency(marks);
-            });
+        let (log, budget) = (&mut self.log, sampler.budget().duration());
+        let total = frame.named.total();
+        self.assembly.gpu_done(
+            frame.frame.index(),
+            (total, frame.named),
+            egui_pass,
+            |trace| {
+                sampler.record_latency(&trace.marks);
+                log.add(trace, budget);
+            },
+        );
     }
 
     #[cfg(feature = "wgpu")]
     /// The renderer's marks of the latest frame painted with stamps, if any.
-    pub(crate) fn record_paint(&mut self, painted: Option<crate::egui_gpu_timer::PaintedFrame>) {
-        let Some(sampler) = &mut self.sampler else {
-            return;
-        };
+    pub(crate) fn record_painted(&mut self, painted: Option<crate::egui_gpu_timer::PaintedFrame>) {
         let paint = painted.map(|painted| PaintMarks {
             sequence: painted.sequence,
             gpu_frame: painted.frame.index(),
             render_start: self.clock.time_of(painted.render_start),
             encode_end: self.clock.time_of(painted.encode_end),
         });
-        self.latency.painted(paint, |marks| {
-            sampler.record_latency(marks);
+        self.record_paint(paint);
+    }
+
+    /// The paint marks of the latest frame painted with stamps; `None` also hands on the
+    /// frames that were not (glow, no GPU timer): they are complete.
+    pub(crate) fn record_paint(&mut self, paint: Option<PaintMarks>) {
+        let Some(sampler) = &mut self.sampler else {
+            return;
+        };
+        let (log, budget) = (&mut self.log, sampler.budget().duration());
+        self.assembly.painted(paint, |trace| {
+            sampler.record_latency(&trace.marks);
+            log.add(trace, budget);
         });
     }
 
@@ -440,22 +503,28 @@ fn calibrate_read_cost(clock: &dyn Clock) -> Duration {
 /// The last frame the sampler counted, kept until its CPU time is reported.
 #[derive(Clone, Debug)]
 struct CountedFrame {
+    /// The HUD's number for the frame.
+    sequence: u64,
     /// Its draw as FRAME counts it: without the HUD's cost and nested viewports.
     draw: Duration,
     /// Its draw from the first pass's start to the final pass's end, all included.
     raw_draw: Duration,
+    /// When it started, on the HUD's clock.
+    start: Duration,
     /// Phases timed inside it.
     inside: FramePhases,
 }
 
 impl CountedFrame {
-    fn of(record: &FrameRecord, inside: &FramePhases) -> Self {
+    fn of(sequence: u64, record: &FrameRecord, inside: &FramePhases) -> Self {
         let raw_draw = record.draw_end.saturating_sub(record.draw_start);
         Self {
+            sequence,
             draw: raw_draw
                 .saturating_sub(record.overlay_cost)
                 .saturating_sub(record.excluded),
             raw_draw,
+            start: record.draw_start,
             inside: inside.clone(),
         }
     }

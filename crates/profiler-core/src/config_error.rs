@@ -21,4 +21,9 @@ pub enum ConfigError {
     /// statistics exact.
     #[error("max_draw_duration must be between 1 ns and 1 hour (the default is 5 s)")]
     MaxDrawDuration,
+    /// A spike threshold that would keep every frame, or none by accident.
+    #[error(
+        "a spike threshold must be a positive, finite multiple of the budget or a positive duration (the default is 2x the budget); use Off to record no spikes"
+    )]
+    SpikeThreshold,
 }

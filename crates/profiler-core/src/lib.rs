@@ -92,5 +92,10 @@ pub use crate::snapshot::{GpuBusySource, Snapshot};
 /// wasm32 (where std's panics).
 #[cfg(not(target_arch = "wasm32"))]
 pub use std::time::Instant;
+/// The wall clock: `std::time::SystemTime`, or `web_time::SystemTime` on wasm32.
+#[cfg(not(target_arch = "wasm32"))]
+pub use std::time::SystemTime;
 #[cfg(target_arch = "wasm32")]
 pub use web_time::Instant;
+#[cfg(target_arch = "wasm32")]
+pub use web_time::SystemTime;
