@@ -117,6 +117,21 @@ pub fn save_exports(ctx: &egui::Context, directory: impl Into<PathBuf>) -> Resul
     Ok(())
 }
 
+/// [`save_exports`] on the calling thread: writes both files into `directory` now and returns
+/// their paths.
+///
+/// # Errors
+/// [`ExportError::NothingRetained`] when no HUD is shown; [`ExportError::Write`] with the path
+/// when a file cannot be written (a missing or read-only directory, a full disk).
+pub fn save_exports_now(
+    ctx: &egui::Context,
+    directory: impl AsRef<Path>,
+) -> Result<Vec<PathBuf>, ExportError> {
+    Retained::copy(ctx)
+        .ok_or(ExportError::NothingRetained)?
+        .save(directory.as_ref())
+}
+
 /// The result of the latest [`save_exports`]: the files written, or the error as text.
 pub fn last_export(ctx: &egui::Context) -> Option<Result<Vec<PathBuf>, String>> {
     let outcome = FramePlugin::with(ctx, |plugin| Arc::clone(&plugin.last_export));

@@ -194,7 +194,7 @@ impl FpsMonitor {
                 Some(Ok(())) => {}
                 Some(Err(error)) => log::warn!("egui-hud: {error}"),
                 None => {
-                    log::warn!("egui-hud: no directory to export to (pass one to export_on_key)")
+                    log::warn!("egui-hud: no directory to export to (pass one to export_on_key)");
                 }
             }
         }
@@ -341,6 +341,7 @@ impl std::fmt::Debug for FpsMonitor {
             .field("custom_clock", &self.clock.is_some())
             .field("sample_resources", &self.sample_resources)
             .field("eframe_cpu_usage", &self.eframe_cpu_usage)
+            .field("export_key", &self.export_key)
             .finish()
     }
 }

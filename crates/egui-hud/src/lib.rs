@@ -54,7 +54,9 @@ pub use crate::cpu_phases::{CpuPhases, cpu_phases};
 pub use crate::eframe_options::{native_options_with_gpu_timing, request_gpu_timing_features};
 #[cfg(feature = "wgpu")]
 pub use crate::egui_gpu_timer::{EguiGpuTimer, gpu_timer, record_gpu_results};
-pub use crate::export::{ExportError, ExportFormat, export, last_export, save_exports};
+pub use crate::export::{
+    ExportError, ExportFormat, export, last_export, save_exports, save_exports_now,
+};
 pub use crate::fps_monitor::{
     FpsMonitor, HudActivity, activity, fps_monitor, set_refresh_rate, snapshot, spikes, why,
 };

@@ -1,0 +1,194 @@
+//! The spike recorder and the exports: a slow frame among fast ones is kept with its anatomy,
+//! the CSV has a row per retained frame, the Chrome trace follows the Trace Event Format, and
+//! a failed export is a typed error that leaves the HUD working.
+#![expect(clippy::indexing_slicing, reason = "test assertions on parsed output")]
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use egui_hud::profiler_core::{Clock, ManualClock};
+use egui_hud::{ExportError, ExportFormat, FpsMonitor};
+use serde_json::Value;
+
+/// The frame (egui frame number) that draws for 50 ms instead of 4 ms.
+const SLOW_FRAME: u64 = 40;
+
+/// Runs `frames` frames of an animating app on a manual clock: each frame is a 4 ms `physics`
+/// phase (50 ms on `SLOW_FRAME`) and asks for the next frame.
+fn run(ctx: &egui::Context, clock: &Arc<ManualClock>, frames: u64, request_line: &mut u32) {
+    for _ in 0..frames {
+        let input = egui::RawInput {
+            time: Some(clock.now().as_secs_f64()),
+            ..Default::default()
+        };
+        let mut output = ctx.run_ui(input, |ui| {
+            {
+                let _physics = egui_hud::cpu_phase(ui.ctx(), "physics");
+                let slow = ui.ctx().cumulative_frame_nr() == SLOW_FRAME;
+                clock.advance(Duration::from_millis(if slow { 50 } else { 4 }));
+            }
+            *request_line = line!() + 2;
+            #[expect(clippy::disallowed_methods, reason = "the test app animates")]
+            ui.ctx().request_repaint();
+            FpsMonitor::new()
+                .sample_resources(false)
+                .clock(Arc::clone(clock) as Arc<dyn Clock>)
+                .show(ui.ctx());
+        });
+        output.textures_delta.clear();
+        clock.advance(Duration::from_millis(12));
+    }
+}
+
+fn hud_with_frames(frames: u64) -> (egui::Context, Arc<ManualClock>, u32) {
+    let ctx = egui::Context::default();
+    let clock = Arc::new(ManualClock::new());
+    let mut request_line = 0;
+    run(&ctx, &clock, frames, &mut request_line);
+    (ctx, clock, request_line)
+}
+
+#[test]
+fn one_slow_frame_among_fast_ones_is_a_spike_with_its_anatomy() {
+    let (ctx, _clock, request_line) = hud_with_frames(200);
+    let spikes = egui_hud::spikes(&ctx);
+    assert_eq!(spikes.len(), 1, "only the 50 ms frame: {spikes:#?}");
+    let spike = &spikes[0];
+    assert_eq!(spike.draw, Duration::from_millis(50));
+    assert_eq!(
+        spike.cpu_phases.first(),
+        Some(&("physics".to_owned(), Duration::from_millis(50))),
+        "its phase"
+    );
+    let site = format!("spikes_export.rs:{request_line}");
+    assert!(
+        spike.woke_by.iter().any(|cause| cause.contains(&site)),
+        "woke by the app's request at {site}: {:?}",
+        spike.woke_by
+    );
+    // Its hand-off interval is the slowest figure: 50 ms of drawing after 12 ms of waiting.
+    assert_eq!(spike.worst, Duration::from_millis(62));
+    assert!(
+        spike.summary().starts_with("62.0 ms: physics 50.0 ms"),
+        "{}",
+        spike.summary()
+    );
+}
+
+#[test]
+fn the_csv_has_a_row_per_retained_frame() {
+    let (ctx, _clock, _) = hud_with_frames(200);
+    let mut csv = Vec::new();
+    let rows = egui_hud::export(&ctx, ExportFormat::Csv, &mut csv).expect("export");
+    let text = String::from_utf8(csv).expect("UTF-8");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(rows, 120, "the retained window (capacity 120)");
+    assert_eq!(lines.len(), rows + 1, "a header and a row per frame");
+    let header: Vec<&str> = lines[0].split(',').collect();
+    for column in [
+        "draw_ms",
+        "handoff_interval_ms",
+        "stage_ui_ms",
+        "phase:physics_ms",
+        "spike",
+    ] {
+        assert!(header.contains(&column), "{column} in {header:?}");
+    }
+    for line in &lines[1..] {
+        assert_eq!(line.split(',').count(), header.len(), "{line}");
+    }
+    let draw = header
+        .iter()
+        .position(|c| *c == "draw_ms")
+        .expect("draw_ms");
+    assert_eq!(lines[1].split(',').nth(draw), Some("4.0000"));
+}
+
+#[test]
+fn the_chrome_trace_follows_the_trace_event_format() {
+    let (ctx, _clock, _) = hud_with_frames(200);
+    let mut json = Vec::new();
+    egui_hud::export(&ctx, ExportFormat::ChromeTrace, &mut json).expect("export");
+    let trace: Value = serde_json::from_slice(&json).expect("valid JSON");
+    let events = trace["traceEvents"].as_array().expect("traceEvents");
+    let mut tracks = std::collections::BTreeMap::<(u64, u64), Vec<(f64, f64)>>::new();
+    let mut frames = 0;
+    for event in events {
+        if event["ph"] != "X" {
+            continue;
+        }
+        let name = event["name"].as_str().expect("a name");
+        let (ts, dur) = (
+            event["ts"].as_f64().expect("ts"),
+            event["dur"].as_f64().expect("dur"),
+        );
+        assert!(dur >= 0.0, "{event}");
+        let (pid, tid) = (
+            event["pid"].as_u64().expect("pid"),
+            event["tid"].as_u64().expect("tid"),
+        );
+        if name.starts_with("frame ") {
+            frames += 1;
+            assert!(
+                (dur - 4000.0).abs() < 1.0 || (dur - 50_000.0).abs() < 1.0,
+                "µs: {event}"
+            );
+        }
+        tracks.entry((pid, tid)).or_default().push((ts, ts + dur));
+    }
+    assert_eq!(frames, 120);
+    for spans in tracks.values_mut() {
+        spans.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.total_cmp(&a.1)));
+        let mut open: Vec<f64> = Vec::new();
+        for &(start, end) in spans.iter() {
+            while open.last().is_some_and(|&e| e <= start) {
+                open.pop();
+            }
+            assert!(
+                open.last().is_none_or(|&e| end <= e),
+                "a span starting inside another ends inside it"
+            );
+            open.push(end);
+        }
+    }
+    assert!(
+        events
+            .iter()
+            .any(|e| e["ph"] == "i" && e["name"] == "spike"),
+        "the spike is an instant event"
+    );
+}
+
+#[test]
+fn a_failed_export_is_a_typed_error_and_the_hud_keeps_working() {
+    let (ctx, clock, mut line) = hud_with_frames(200);
+    let missing = std::env::temp_dir().join("egui-hud-no-such-directory/deeper");
+    let error = egui_hud::save_exports_now(&ctx, &missing).expect_err("no such directory");
+    assert!(
+        matches!(&error, ExportError::Write { path: Some(path), .. } if path.starts_with(&missing)),
+        "{error:?}"
+    );
+    assert!(
+        error
+            .to_string()
+            .contains("check that the directory exists"),
+        "{error}"
+    );
+    run(&ctx, &clock, 20, &mut line);
+    let mut csv = Vec::new();
+    assert_eq!(
+        egui_hud::export(&ctx, ExportFormat::Csv, &mut csv).expect("still retained"),
+        120
+    );
+    let written = egui_hud::save_exports_now(&ctx, std::env::temp_dir()).expect("a writable dir");
+    for path in &written {
+        assert!(path.is_file(), "{}", path.display());
+        std::fs::remove_file(path).expect("cleanup");
+    }
+    let nothing = egui_hud::export(
+        &egui::Context::default(),
+        ExportFormat::Csv,
+        &mut Vec::new(),
+    );
+    assert!(matches!(nothing, Err(ExportError::NothingRetained)));
+}
