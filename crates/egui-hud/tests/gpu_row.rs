@@ -561,6 +561,57 @@ fn latency_stages_place_a_cpu_spin_and_a_gpu_workload() {
     );
 
     assert_no_gpu_stages(&without_gpu.expect("the HUD ticked"));
+    assert_gpu_events_fall_in_their_frames(&timed, &with_gpu);
+}
+
+/// In the Chrome trace export, each GPU pass lies between its frame's start and the next
+/// frame's start, within the clock calibration's uncertainty.
+#[expect(clippy::expect_used, reason = "a test helper: a missing field fails the test")]
+fn assert_gpu_events_fall_in_their_frames(ctx: &egui::Context, snapshot: &Snapshot) {
+    let mut json = Vec::new();
+    egui_hud::export(ctx, egui_hud::ExportFormat::ChromeTrace, &mut json).expect("export");
+    let trace: serde_json::Value = serde_json::from_slice(&json).expect("JSON");
+    let events = trace["traceEvents"].as_array().expect("events");
+    let complete = |tid: u64| {
+        events
+            .iter()
+            .filter(move |e| e["ph"] == "X" && e["tid"] == tid)
+            .map(|e| {
+                let ts = e["ts"].as_f64().expect("ts");
+                (
+                    e["name"].as_str().unwrap_or_default().to_owned(),
+                    ts,
+                    ts + e["dur"].as_f64().expect("dur"),
+                )
+            })
+    };
+    let mut frame_starts: Vec<f64> = complete(1)
+        .filter(|(name, _, _)| name.starts_with("frame "))
+        .map(|(_, start, _)| start)
+        .collect();
+    frame_starts.sort_by(f64::total_cmp);
+    let uncertainty_us = snapshot
+        .gpu_clock_uncertainty
+        .expect("a calibration in use")
+        .as_secs_f64()
+        * 1e6;
+    let gpu: Vec<(String, f64, f64)> = complete(2).collect();
+    assert!(
+        gpu.iter().any(|(name, _, _)| name == "egui"),
+        "egui's pass is on the GPU track"
+    );
+    for (name, start, end) in &gpu {
+        let inside = frame_starts
+            .windows(2)
+            .any(|pair| *start >= pair[0] - uncertainty_us && *end <= pair[1] + uncertainty_us);
+        let last = frame_starts
+            .last()
+            .is_some_and(|&last| *start >= last - uncertainty_us);
+        assert!(
+            inside || last,
+            "{name} [{start}, {end}] µs falls between its frame's start and the next (± {uncertainty_us} µs)"
+        );
+    }
 }
 
 /// Without the GPU timer (glow, or wgpu before `install`), the stages its paint and GPU marks

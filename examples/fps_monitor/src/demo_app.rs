@@ -175,6 +175,26 @@ impl DemoApp {
                 crate::snapshot_json::why_json(egui_hud::why(ctx).as_ref()),
             );
         }
+        for (path, format) in [
+            (&self.args.csv, egui_hud::ExportFormat::Csv),
+            (&self.args.trace, egui_hud::ExportFormat::ChromeTrace),
+        ] {
+            let Some(path) = path else {
+                continue;
+            };
+            let written = std::fs::File::create(path)
+                .map_err(|error| error.to_string())
+                .and_then(|file| {
+                    let mut file = std::io::BufWriter::new(file);
+                    egui_hud::export(ctx, format, &mut file).map_err(|error| error.to_string())
+                });
+            if let Err(error) = written {
+                #[expect(clippy::print_stderr, reason = "--csv / --trace failures go to stderr")]
+                {
+                    eprintln!("fps_monitor: cannot write {}: {error}", path.display());
+                }
+            }
+        }
         #[expect(
             clippy::print_stdout,
             reason = "--seconds prints the snapshot for scripts"
@@ -211,7 +231,11 @@ impl eframe::App for DemoApp {
         });
         if self.hud_shown {
             // eframe's frame gives the HUD the `ui` and `render` phases.
-            egui_hud::FpsMonitor::new().eframe_frame(frame).show(&ctx);
+            // F11 saves the retained frames (CSV and Chrome trace) next to the executable.
+            egui_hud::FpsMonitor::new()
+                .eframe_frame(frame)
+                .export_on_key(egui::Key::F11, None)
+                .show(&ctx);
         }
         if self.repaint == RepaintMode::Continuous {
             #[expect(

@@ -1,6 +1,8 @@
+use std::path::PathBuf;
 use std::time::Duration;
 
-/// The demo's command line: `--seconds S`, `--backend glow|wgpu`, `--load N`, `--size WxH`.
+/// The demo's command line: `--seconds S`, `--backend glow|wgpu`, `--load N`, `--size WxH`,
+/// `--csv PATH`, `--trace PATH`.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct DemoArgs {
     /// Run this long from the first frame, print the HUD's snapshot as one JSON line and exit.
@@ -11,6 +13,10 @@ pub(crate) struct DemoArgs {
     pub(crate) curves: u32,
     /// The window's inner size in points. A software rasterizer's cost grows with the area.
     pub(crate) window_size: [f32; 2],
+    /// With `--seconds`: the retained frames as CSV, written at exit.
+    pub(crate) csv: Option<PathBuf>,
+    /// With `--seconds`: the retained frames as a Chrome trace, written at exit.
+    pub(crate) trace: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,8 +26,7 @@ pub(crate) enum Backend {
 }
 
 impl DemoArgs {
-    pub(crate) const USAGE: &str =
-        "usage: fps_monitor [--seconds S] [--backend wgpu|glow] [--load N] [--size WxH]";
+    pub(crate) const USAGE: &str = "usage: fps_monitor [--seconds S [--csv PATH] [--trace PATH]] [--backend wgpu|glow] [--load N] [--size WxH]";
 
     pub(crate) fn parse(mut args: impl Iterator<Item = String>) -> Result<Self, String> {
         let mut parsed = Self {
@@ -29,6 +34,8 @@ impl DemoArgs {
             backend: Backend::Wgpu,
             curves: 20,
             window_size: [860.0, 520.0],
+            csv: None,
+            trace: None,
         };
         while let Some(flag) = args.next() {
             let mut value = || args.next().ok_or_else(|| format!("{flag} needs a value"));
@@ -64,6 +71,8 @@ impl DemoArgs {
                         .filter(|size: &[f32; 2]| size.iter().all(|v| (64.0..=8192.0).contains(v)))
                         .ok_or_else(|| format!("--size {raw}: use WxH, each 64 to 8192"))?;
                 }
+                "--csv" => parsed.csv = Some(PathBuf::from(value()?)),
+                "--trace" => parsed.trace = Some(PathBuf::from(value()?)),
                 "--help" | "-h" => return Err(Self::USAGE.to_owned()),
                 other => return Err(format!("unknown argument {other}\n{}", Self::USAGE)),
             }

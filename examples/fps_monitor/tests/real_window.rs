@@ -35,12 +35,15 @@ static ONE_DEMO_AT_A_TIME: Mutex<()> = Mutex::new(());
 
 /// Runs the demo for `seconds` under a fresh Xvfb and parses its JSON line; the demo's stderr
 /// comes back beside it for failure messages.
-fn run_demo(backend: &str, seconds: &str) -> (Value, String) {
+/// Runs the demo with `--csv` and `--trace`; returns its JSON, its stderr and both files.
+fn run_demo_exporting(backend: &str, seconds: &str) -> (Value, String, String, Value) {
     let _one_at_a_time = ONE_DEMO_AT_A_TIME
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     let runtime_dir = std::env::temp_dir().join(format!("egui-hud-xdg-{backend}"));
     std::fs::create_dir_all(&runtime_dir).expect("temp dir");
+    let csv_path = runtime_dir.join("frames.csv");
+    let trace_path = runtime_dir.join("frames.json");
     let output = Command::new("xvfb-run")
         .args(["-a", "-s", "-screen 0 1280x720x24"])
         .arg(env!("CARGO_BIN_EXE_fps_monitor"))
@@ -54,6 +57,10 @@ fn run_demo(backend: &str, seconds: &str) -> (Value, String) {
             "--size",
             "640x400",
         ])
+        .arg("--csv")
+        .arg(&csv_path)
+        .arg("--trace")
+        .arg(&trace_path)
         .env("XDG_RUNTIME_DIR", &runtime_dir)
         // winit prefers Wayland when it can reach a compositor: this test is about Xvfb.
         .env_remove("WAYLAND_DISPLAY")
@@ -72,7 +79,44 @@ fn run_demo(backend: &str, seconds: &str) -> (Value, String) {
     let line = stdout.lines().last().unwrap_or_default();
     let json =
         serde_json::from_str(line).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}\n{stderr}"));
-    (json, stderr.into_owned())
+    let csv = std::fs::read_to_string(&csv_path).expect("--csv wrote its file");
+    let trace = serde_json::from_str(&std::fs::read_to_string(&trace_path).expect("--trace wrote"))
+        .expect("the trace is JSON");
+    (json, stderr.into_owned(), csv, trace)
+}
+
+/// The exported files: a CSV row per retained frame with the draw, and a trace whose complete
+/// events carry every field the Trace Event Format requires, frames on the CPU track.
+fn assert_exports(json: &Value, csv: &str, trace: &Value) {
+    let lines: Vec<&str> = csv.lines().collect();
+    let header: Vec<&str> = lines.first().expect("a header").split(',').collect();
+    assert!(
+        header.contains(&"draw_ms") && header.contains(&"stage_ui_ms"),
+        "{header:?}"
+    );
+    let samples = json["samples"].as_u64().expect("samples");
+    let rows = u64::try_from(lines.len() - 1).expect("rows");
+    assert!(
+        rows > 0 && rows <= samples,
+        "a row per retained frame ({rows} rows, {samples} samples)"
+    );
+    for line in &lines[1..] {
+        assert_eq!(line.split(',').count(), header.len(), "{line}");
+    }
+    let events = trace["traceEvents"].as_array().expect("traceEvents");
+    let complete: Vec<&Value> = events.iter().filter(|e| e["ph"] == "X").collect();
+    assert!(
+        complete
+            .iter()
+            .any(|e| e["name"].as_str().is_some_and(|n| n.starts_with("frame "))),
+        "frames in the trace"
+    );
+    for event in complete {
+        for field in ["name", "ts", "dur", "pid", "tid"] {
+            assert!(!event[field].is_null(), "{field} in {event}");
+        }
+        assert!(event["dur"].as_f64().is_some_and(|d| d >= 0.0), "{event}");
+    }
 }
 
 fn positive(json: &Value, key: &str) -> f64 {
@@ -134,8 +178,16 @@ fn wgpu_on_lavapipe_reads_frames_resources_and_gpu_passes() {
     if !xvfb_available() {
         return;
     }
-    let (json, stderr) = run_demo("wgpu", "6");
+    let (json, stderr, csv, trace) = run_demo_exporting("wgpu", "6");
     assert_common_readings(&json, &stderr);
+    assert_exports(&json, &csv, &trace);
+    let gpu_events = trace["traceEvents"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter(|e| e["ph"] == "X" && e["name"] == "egui")
+        .count();
+    assert!(gpu_events > 0, "egui's GPU pass is on the GPU track");
     let passes = json["gpu_passes"].as_array().expect("gpu_passes is a list");
     let labels: Vec<&str> = passes.iter().filter_map(|p| p["label"].as_str()).collect();
     assert!(labels.contains(&"egui"), "egui's own pass is timed: {json}");
@@ -195,8 +247,9 @@ fn glow_reads_frames_and_resources_without_gpu_passes() {
     if !xvfb_available() {
         return;
     }
-    let (json, stderr) = run_demo("glow", "4");
+    let (json, stderr, csv, trace) = run_demo_exporting("glow", "4");
     assert_common_readings(&json, &stderr);
+    assert_exports(&json, &csv, &trace);
     assert_eq!(
         json["gpu_passes"].as_array().map(Vec::len),
         Some(0),
