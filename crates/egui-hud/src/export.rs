@@ -264,9 +264,8 @@ impl Retained {
                 }
                 write_named(w, frame.cpu.as_ref().map(|c| &c.1), &phase_names)?;
                 write_named(w, frame.gpu.as_ref().map(|g| &g.1), &pass_names)?;
-                let sites = |sites: &[crate::frame_trace::CauseSite]| {
+                let sites = |sites: &mut dyn Iterator<Item = &crate::frame_trace::CauseSite>| {
                     sites
-                        .iter()
                         .map(|s| {
                             format!("{}:{} {}", s.file, s.line, s.reason)
                                 .trim_end()
@@ -278,8 +277,8 @@ impl Retained {
                 writeln!(
                     w,
                     ",{},{}",
-                    csv_field(&sites(&frame.causes.woke_by)),
-                    csv_field(&sites(&frame.causes.discards))
+                    csv_field(&sites(&mut frame.causes.woke_by())),
+                    csv_field(&sites(&mut frame.causes.discards()))
                 )?;
                 rows += 1;
             }

@@ -50,23 +50,23 @@ impl Default for FrameAssembly {
 
 impl FrameAssembly {
     /// A counted frame ended (start, UI end, request, draw, causes known).
-    pub(crate) fn frame_counted(&mut self, trace: FrameTrace, complete: impl FnOnce(&FrameTrace)) {
+    pub(crate) fn frame_counted(&mut self, trace: FrameTrace, complete: impl FnOnce(FrameTrace)) {
         // A counted frame not followed by a start: as it is.
         if let Some(unfinished) = self.open.replace(trace) {
-            complete(&unfinished);
+            complete(unfinished);
         }
     }
 
     /// The viewport's next frame started at `now`: the last counted frame waits for its CPU
     /// time and paint marks (at this frame's HUD draw) and its GPU results.
-    pub(crate) fn frame_started(&mut self, now: Duration, mut complete: impl FnMut(&FrameTrace)) {
+    pub(crate) fn frame_started(&mut self, now: Duration, mut complete: impl FnMut(FrameTrace)) {
         let Some(mut trace) = self.open.take() else {
             return;
         };
         trace.marks.next_frame_start = Some(now);
         if self.waiting.len() == MAX_WAITING {
             let oldest = self.waiting.remove(0);
-            complete(&oldest.trace);
+            complete(oldest.trace);
         }
         self.waiting.push(Waiting {
             trace,
@@ -95,7 +95,7 @@ impl FrameAssembly {
     pub(crate) fn painted(
         &mut self,
         paint: Option<PaintMarks>,
-        mut complete: impl FnMut(&FrameTrace),
+        mut complete: impl FnMut(FrameTrace),
     ) {
         if let Some(paint) = paint
             && let Some(waiting) = self
@@ -110,12 +110,14 @@ impl FrameAssembly {
         }
         // The renderer paints a frame before the next one starts: one still unchecked now
         // was not painted with stamps.
-        self.waiting.retain(|waiting| {
-            if !waiting.painted_checked {
-                complete(&waiting.trace);
+        let mut index = 0;
+        while let Some(waiting) = self.waiting.get(index) {
+            if waiting.painted_checked {
+                index += 1;
+            } else {
+                complete(self.waiting.remove(index).trace);
             }
-            waiting.painted_checked
-        });
+        }
     }
 
     /// GPU results of the timer's frame `gpu_frame` arrived: its total and passes, and egui's
@@ -125,7 +127,7 @@ impl FrameAssembly {
         gpu_frame: u64,
         gpu: (Duration, FramePhases),
         egui_pass: Option<(Duration, Duration)>,
-        complete: impl FnOnce(&FrameTrace),
+        complete: impl FnOnce(FrameTrace),
     ) {
         let Some(index) = self
             .waiting
@@ -140,7 +142,7 @@ impl FrameAssembly {
             waiting.trace.marks.gpu_end = Some(end);
         }
         waiting.trace.gpu = Some(gpu);
-        complete(&waiting.trace);
+        complete(waiting.trace);
     }
 
     /// The HUD stopped or restarted: nothing waits any more.
@@ -178,8 +180,8 @@ mod tests {
     fn a_frame_is_handed_on_when_its_gpu_results_arrive() {
         let mut assembly = FrameAssembly::default();
         let mut done = Vec::new();
-        assembly.frame_counted(counted(1, 0), |t| done.push(t.clone()));
-        assembly.frame_started(ms(16), |t| done.push(t.clone()));
+        assembly.frame_counted(counted(1, 0), |t| done.push(t));
+        assembly.frame_started(ms(16), |t| done.push(t));
         assembly.cpu_reported(1, ms(3), FramePhases::default());
         assert!(done.is_empty(), "paint and GPU marks are still to come");
         let paint = PaintMarks {
@@ -188,12 +190,12 @@ mod tests {
             render_start: Some(ms(3)),
             encode_end: Some(ms(4)),
         };
-        assembly.painted(Some(paint), |t| done.push(t.clone()));
+        assembly.painted(Some(paint), |t| done.push(t));
         assembly.gpu_done(
             7,
             (ms(4), FramePhases::default()),
             Some((ms(5), ms(9))),
-            |t| done.push(t.clone()),
+            |t| done.push(t),
         );
         let [trace] = done.as_slice() else {
             panic!("one frame: {done:?}");
@@ -211,9 +213,9 @@ mod tests {
     fn a_frame_without_paint_marks_is_handed_on_at_the_next_draw() {
         let mut assembly = FrameAssembly::default();
         let mut done = Vec::new();
-        assembly.frame_counted(counted(1, 0), |t| done.push(t.clone()));
-        assembly.frame_started(ms(16), |t| done.push(t.clone()));
-        assembly.painted(None, |t| done.push(t.clone()));
+        assembly.frame_counted(counted(1, 0), |t| done.push(t));
+        assembly.frame_started(ms(16), |t| done.push(t));
+        assembly.painted(None, |t| done.push(t));
         assert_eq!(done.len(), 1);
         assert_eq!(done[0].marks.stage_nanos(LatencyStage::Gpu), None);
         assert_eq!(done[0].marks.stage_nanos(LatencyStage::Ui), Some(2_000_000));
@@ -224,15 +226,15 @@ mod tests {
         let mut assembly = FrameAssembly::default();
         let mut done = Vec::new();
         for frame in 0..10_u64 {
-            assembly.frame_counted(counted(frame, frame * 16), |t| done.push(t.clone()));
-            assembly.frame_started(ms(frame * 16 + 16), |t| done.push(t.clone()));
+            assembly.frame_counted(counted(frame, frame * 16), |t| done.push(t));
+            assembly.frame_started(ms(frame * 16 + 16), |t| done.push(t));
             let paint = PaintMarks {
                 sequence: frame,
                 gpu_frame: frame,
                 render_start: Some(ms(frame * 16 + 3)),
                 encode_end: Some(ms(frame * 16 + 4)),
             };
-            assembly.painted(Some(paint), |t| done.push(t.clone()));
+            assembly.painted(Some(paint), |t| done.push(t));
         }
         assert_eq!(
             done.len(),

@@ -10,7 +10,7 @@ pub(crate) const MAX_SPIKES: usize = 16;
 
 /// A viewport's counted frames with everything known about them: the retained window (as many
 /// as the sampler keeps, for the exports) and the last [`MAX_SPIKES`] spikes. The window's
-/// memory is allocated once; a frame reuses the slot of the one it evicts. A spike allocates
+/// memory is allocated once; a frame is moved in and evicts the oldest. A spike allocates
 /// when it is recorded.
 #[derive(Debug)]
 pub(crate) struct FrameLog {
@@ -30,12 +30,12 @@ impl FrameLog {
         }
     }
 
-    /// A complete frame, under the frame `budget` in effect.
-    pub(crate) fn add(&mut self, trace: &FrameTrace, budget: Duration) {
+    /// A complete frame, under the frame `budget` in effect: moved in, the oldest dropped.
+    pub(crate) fn add(&mut self, trace: FrameTrace, budget: Duration) {
         if let Some(spike) = self
             .threshold
             .duration(budget)
-            .and_then(|threshold| Spike::of(trace, threshold))
+            .and_then(|threshold| Spike::of(&trace, threshold))
         {
             if self.spikes.len() == MAX_SPIKES {
                 self.spikes.pop_front();
@@ -45,14 +45,10 @@ impl FrameLog {
         if self.capacity == 0 {
             return;
         }
-        if self.retained.len() == self.capacity
-            && let Some(mut slot) = self.retained.pop_front()
-        {
-            slot.clone_from(trace);
-            self.retained.push_back(slot);
-        } else {
-            self.retained.push_back(trace.clone());
+        if self.retained.len() == self.capacity {
+            self.retained.pop_front();
         }
+        self.retained.push_back(trace);
     }
 
     pub(crate) fn spikes(&self) -> &VecDeque<Spike> {
@@ -90,7 +86,7 @@ mod tests {
         let budget = Duration::from_millis(16);
         for sequence in 0..50 {
             let draw = if sequence == 20 { 50 } else { 4 };
-            log.add(&frame(sequence, draw), budget);
+            log.add(frame(sequence, draw), budget);
         }
         let spikes: Vec<_> = log.spikes().iter().map(|s| s.draw).collect();
         assert_eq!(spikes, [Duration::from_millis(50)]);
@@ -101,7 +97,7 @@ mod tests {
     fn seventeen_spikes_keep_the_newest_sixteen() {
         let mut log = FrameLog::new(4, SpikeThreshold::After(Duration::from_millis(10)));
         for sequence in 0..17 {
-            log.add(&frame(sequence, 20), Duration::from_millis(16));
+            log.add(frame(sequence, 20), Duration::from_millis(16));
         }
         assert_eq!(log.spikes().len(), MAX_SPIKES);
         assert_eq!(
@@ -112,7 +108,7 @@ mod tests {
         assert_eq!(log.retained().len(), 4, "the window keeps its capacity");
         let off = {
             let mut log = FrameLog::new(4, SpikeThreshold::Off);
-            log.add(&frame(0, 500), Duration::from_millis(16));
+            log.add(frame(0, 500), Duration::from_millis(16));
             log.spikes().len()
         };
         assert_eq!(off, 0, "Off records none");

@@ -3,9 +3,10 @@ use std::time::Duration;
 
 use profiler_core::Instant;
 
-/// Most phase names one frame keeps: more rows stop being readable long before. Further names
-/// are counted, not stored.
-pub(crate) const MAX_PHASES: usize = 16;
+/// Most phase names one frame keeps (and GPU passes, as the sampler's table): more rows stop
+/// being readable long before, and each frame's record copies them. Further names are
+/// counted, not stored.
+pub(crate) const MAX_PHASES: usize = 8;
 
 /// A phase's name: a literal from the app's guard, or a name shared with another profiler
 /// (puffin's scope names). Neither is copied per frame.
@@ -160,8 +161,8 @@ mod tests {
             phases.add(PhaseName::Static(name), Duration::from_micros(1), None);
         }
         assert_eq!(phases.iter().count(), MAX_PHASES);
-        // Two names were there; 14 of the 20 fit.
-        assert_eq!(phases.iter().count(), 2 + 14);
-        assert_eq!(phases.overflow, 20 - 14);
+        // Two names were there; 6 of the 20 fit.
+        assert_eq!(phases.iter().count(), 2 + 6);
+        assert_eq!(phases.overflow, 20 - 6);
     }
 }

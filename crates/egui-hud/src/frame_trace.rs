@@ -57,18 +57,16 @@ pub(crate) struct CauseSite {
 }
 
 /// What woke a frame (the app's requests egui recorded since the previous pass, the HUD's own
-/// left out) and why its passes were redone; the first few of each.
+/// left out) and why its passes were redone; the first few of each, in fixed slots.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct FrameCauses {
-    pub(crate) woke_by: Vec<CauseSite>,
-    pub(crate) discards: Vec<CauseSite>,
+    woke_by: [Option<CauseSite>; MAX_CAUSES],
+    discards: [Option<CauseSite>; MAX_CAUSES],
 }
 
 impl FrameCauses {
-    /// Allocates its lists once; a frame reuses them.
     pub(crate) fn clear(&mut self) {
-        self.woke_by.clear();
-        self.discards.clear();
+        *self = Self::default();
     }
 
     pub(crate) fn add_woke_by(&mut self, cause: &egui::RepaintCause) {
@@ -78,15 +76,29 @@ impl FrameCauses {
     pub(crate) fn add_discard(&mut self, cause: &egui::RepaintCause) {
         push_site(&mut self.discards, cause);
     }
+
+    pub(crate) fn woke_by(&self) -> impl Iterator<Item = &CauseSite> + '_ {
+        self.woke_by.iter().flatten()
+    }
+
+    pub(crate) fn discards(&self) -> impl Iterator<Item = &CauseSite> + '_ {
+        self.discards.iter().flatten()
+    }
 }
 
-fn push_site(sites: &mut Vec<CauseSite>, cause: &egui::RepaintCause) {
-    let site = CauseSite {
-        file: cause.file,
-        line: cause.line,
-        reason: cause.reason.clone(),
-    };
-    if sites.len() < MAX_CAUSES && !sites.contains(&site) {
-        sites.push(site);
+fn push_site(sites: &mut [Option<CauseSite>; MAX_CAUSES], cause: &egui::RepaintCause) {
+    let known = sites.iter().flatten().any(|site| {
+        site.line == cause.line && site.file == cause.file && site.reason == cause.reason
+    });
+    if let Some(free) = sites
+        .iter_mut()
+        .find(|slot| slot.is_none())
+        .filter(|_| !known)
+    {
+        *free = Some(CauseSite {
+            file: cause.file,
+            line: cause.line,
+            reason: cause.reason.clone(),
+        });
     }
 }

@@ -96,9 +96,9 @@ impl Spike {
             gpu_total: trace.gpu.as_ref().map(|(total, _)| *total),
             gpu_passes: sorted(trace.gpu.as_ref().map(|(_, passes)| passes)),
             latency: trace.marks,
-            woke_by: trace.causes.woke_by.iter().map(site).collect(),
+            woke_by: trace.causes.woke_by().map(site).collect(),
             passes: trace.passes,
-            discard_reasons: trace.causes.discards.iter().map(site).collect(),
+            discard_reasons: trace.causes.discards().map(site).collect(),
         })
     }
 

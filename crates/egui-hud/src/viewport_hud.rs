@@ -340,7 +340,7 @@ impl ViewportHud {
         let inside = self.phases.end_frame();
         let counted = sampler.record_frame(record) == FrameVerdict::Counted;
         let previous_handoff = self.last_handoff.replace(ended_at);
-        self.counted = counted.then(|| CountedFrame::of(self.frame_sequence, &record, &inside));
+        self.counted = counted.then(|| CountedFrame::of(self.frame_sequence, &record, inside));
         if counted {
             let request = frame.waking_request;
             let mut trace = FrameTrace::new(self.frame_sequence, SystemTime::now());
@@ -516,7 +516,7 @@ struct CountedFrame {
 }
 
 impl CountedFrame {
-    fn of(sequence: u64, record: &FrameRecord, inside: &FramePhases) -> Self {
+    fn of(sequence: u64, record: &FrameRecord, inside: FramePhases) -> Self {
         let raw_draw = record.draw_end.saturating_sub(record.draw_start);
         Self {
             sequence,
@@ -525,7 +525,7 @@ impl CountedFrame {
                 .saturating_sub(record.excluded),
             raw_draw,
             start: record.draw_start,
-            inside: inside.clone(),
+            inside,
         }
     }
 }

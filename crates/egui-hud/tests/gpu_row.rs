@@ -566,7 +566,10 @@ fn latency_stages_place_a_cpu_spin_and_a_gpu_workload() {
 
 /// In the Chrome trace export, each GPU pass lies between its frame's start and the next
 /// frame's start, within the clock calibration's uncertainty.
-#[expect(clippy::expect_used, reason = "a test helper: a missing field fails the test")]
+#[expect(
+    clippy::expect_used,
+    reason = "a test helper: a missing field fails the test"
+)]
 fn assert_gpu_events_fall_in_their_frames(ctx: &egui::Context, snapshot: &Snapshot) {
     let mut json = Vec::new();
     egui_hud::export(ctx, egui_hud::ExportFormat::ChromeTrace, &mut json).expect("export");
