@@ -22,6 +22,8 @@ enum Variant {
     /// Shown, with every row the app can turn on: two CPU phases (through a kept handle) and
     /// a known refresh rate (MISS).
     ShownAllRows,
+    /// Shown, with its details window open (an interactive egui_plot of the retained frames).
+    ShownDetails,
     Hidden,
 }
 
@@ -56,6 +58,9 @@ impl Bench {
         if variant == Variant::ShownAllRows {
             egui_hud::set_refresh_rate(&bench.ctx, Some(60.0));
             bench.phases = Some(egui_hud::cpu_phases(&bench.ctx));
+        }
+        if variant == Variant::ShownDetails {
+            egui_hud::show_details(&bench.ctx, true);
         }
         if variant == Variant::Hidden {
             // Shown for two seconds, then not called for two: the HUD has gone quiet.
@@ -128,7 +133,10 @@ fn measure(benches: &mut [Bench], frames: u32, rounds: u32) -> Vec<(Duration, Du
         vec![(Vec::new(), Vec::new()); benches.len()];
     for _ in 0..rounds {
         for (bench, (run_ui, total)) in benches.iter_mut().zip(&mut samples) {
-            let show = matches!(bench.variant, Variant::Shown | Variant::ShownAllRows);
+            let show = matches!(
+                bench.variant,
+                Variant::Shown | Variant::ShownAllRows | Variant::ShownDetails
+            );
             let (mut ui_sum, mut tess_sum) = (Duration::ZERO, Duration::ZERO);
             for _ in 0..frames {
                 let (ui, tess) = bench.frame(show);
@@ -239,11 +247,15 @@ fn main() {
         Bench::new(Variant::Shown, AppUi::Typical),
         Bench::new(Variant::Hidden, AppUi::Typical),
         Bench::new(Variant::ShownAllRows, AppUi::Typical),
+        Bench::new(Variant::ShownDetails, AppUi::Typical),
         Bench::new(Variant::Without, AppUi::Empty),
         Bench::new(Variant::Hidden, AppUi::Empty),
     ];
     for bench in &mut benches {
-        let show = matches!(bench.variant, Variant::Shown | Variant::ShownAllRows);
+        let show = matches!(
+            bench.variant,
+            Variant::Shown | Variant::ShownAllRows | Variant::ShownDetails
+        );
         for _ in 0..60 {
             bench.frame(show); // warm caches (galleys, the HUD's warm-up)
         }
@@ -288,11 +300,17 @@ fn main() {
         Some(1),
         "  over shown (target <= 5)",
     );
-    row("empty UI without the HUD", 4, None, "");
+    row(
+        "typical UI, HUD shown, details open",
+        4,
+        Some(1),
+        "  over shown (closed: none)",
+    );
+    row("empty UI without the HUD", 5, None, "");
     row(
         "empty UI, HUD hidden after use",
-        5,
-        Some(4),
+        6,
+        Some(5),
         "  (target <= 0.5)",
     );
     let (plot, painter) = plot_costs(frames, rounds);

@@ -140,6 +140,7 @@ impl FpsMonitor {
         let viewport = ctx.viewport_id();
         let Some(HudDraw {
             mut view,
+            details,
             anchor,
             offset,
             started,
@@ -178,7 +179,15 @@ impl FpsMonitor {
         if let Some(close) = close_gpu_stamps {
             close(ctx);
         }
+        let mut details_open = details.is_some();
+        if let Some(details) = &details {
+            crate::details_window::show(ctx, viewport, details, &mut details_open);
+        }
+        if std::mem::take(&mut view.details_clicked) {
+            details_open = !details_open;
+        }
         FramePlugin::with(ctx, |plugin| {
+            plugin.hud_mut(viewport).details_open = details_open;
             plugin.end_draw(viewport, view, resized, started);
         });
         if let Some((key, directory)) = &self.export_key
@@ -209,6 +218,8 @@ pub(crate) struct HudDraw {
     pub(crate) offset: egui::Vec2,
     /// The HUD's stamp when it began this pass's work; `None` when no frame is being timed.
     pub(crate) started: Option<Duration>,
+    /// What the details window shows, when it is open.
+    pub(crate) details: Option<crate::details_window::DetailsData>,
     /// The GPU timer, in a wgpu app after `install`.
     #[cfg(feature = "wgpu")]
     pub(crate) gpu_timer: Option<crate::EguiGpuTimer>,
@@ -268,6 +279,7 @@ impl FramePlugin {
         self.refresh_if_due(ctx, viewport, now_secs);
         let hud = self.hud_mut(viewport);
         Some(HudDraw {
+            details: hud.details(),
             view: hud.view.take().unwrap_or_default(),
             anchor: hud.config.anchor,
             offset: hud.config.offset,
@@ -358,6 +370,15 @@ pub fn snapshot(ctx: &egui::Context) -> Option<profiler_core::Snapshot> {
     let viewport = ctx.viewport_id();
     ctx.with_plugin::<FramePlugin, _>(|plugin| plugin.displayed(viewport))
         .flatten()
+}
+
+/// Opens (or closes) the details window of the current viewport's HUD: the retained frames as
+/// an interactive plot, histograms of frame times and hand-off intervals, and the spikes. The
+/// HUD's "details ▸" control does the same. While closed it costs nothing; while open, a copy of
+/// the retained frames per frame (measured in `benches/hud_cost.rs`).
+pub fn show_details(ctx: &egui::Context, open: bool) {
+    let viewport = ctx.viewport_id();
+    FramePlugin::with(ctx, |plugin| plugin.hud_mut(viewport).details_open = open);
 }
 
 /// The last 16 spikes on the current viewport, oldest first: frames whose draw, CPU time, GPU

@@ -37,6 +37,8 @@ pub(crate) struct HudView {
     plot_top_millis: f32,
     /// Plot indices of the frames kept as spikes.
     spike_marks: Vec<usize>,
+    /// The details control was clicked in this pass.
+    pub(crate) details_clicked: bool,
     /// The latency bar: the median of each stage on the path that has frames, path order.
     latency_p50: Vec<(LatencyStage, Duration)>,
     layout: Option<Layout>,
@@ -61,6 +63,8 @@ struct Layout {
     size: egui::Vec2,
     /// The main readout (number and label), clickable.
     readout: egui::Rect,
+    /// The control that opens the details window (expanded only), clickable.
+    details: Option<egui::Rect>,
     /// The rows as one text, for screen readers (and tests); empty when collapsed.
     rows_text: String,
     /// Everything painted, tessellated at the origin, and the same moved to where the HUD was
@@ -73,6 +77,9 @@ struct Layout {
 const MARGIN: f32 = 8.0;
 /// Horizontal and vertical space between items, in points.
 const SPACING: egui::Vec2 = vec2(4.0, 1.0);
+/// The control under the plot that opens the details window.
+const DETAILS_LABEL: &str = "details ▸";
+
 /// Gap between the big number and its label, in points.
 const LABEL_GAP: f32 = 6.0;
 
@@ -238,6 +245,15 @@ impl HudView {
         readout.on_hover_ui(|ui| {
             ui.label(hover);
         });
+        if let Some(details) = layout.details {
+            let control = ui.interact(
+                details.translate(origin.to_vec2()),
+                readout_id.with("details"),
+                Sense::click(),
+            );
+            control.widget_info(|| egui::WidgetInfo::labeled(Role::Button, true, DETAILS_LABEL));
+            self.details_clicked |= control.clicked();
+        }
     }
 
     fn ensure_layout(&mut self, ui: &egui::Ui, dark_mode: bool, palette: &HudPalette) {
@@ -309,6 +325,7 @@ impl HudView {
         );
         shapes.push(egui::Shape::galley(label_pos, label, palette.dim));
         let mut rows_text = String::new();
+        let mut details = None;
         let mut bottom = readout.max.y;
         let mut width = readout.width();
         if !self.collapsed {
@@ -334,6 +351,15 @@ impl HudView {
                 &mut shapes,
             );
             bottom = plot.max.y;
+            let size = text.place(
+                painter,
+                DETAILS_LABEL,
+                &FontId::monospace(9.0),
+                (pos2(MARGIN, bottom + 2.0), palette.dim),
+                &mut shapes,
+            );
+            details = Some(egui::Rect::from_min_size(pos2(MARGIN, bottom + 2.0), size));
+            bottom += 2.0 + size.y;
         }
         let size = vec2(width + 2.0 * MARGIN, bottom + MARGIN);
         let backdrop = egui::epaint::RectShape::new(
@@ -353,6 +379,7 @@ impl HudView {
             collapsed: self.collapsed,
             size,
             readout,
+            details,
             rows_text,
             mesh: Arc::new(mesh),
             placed: None,

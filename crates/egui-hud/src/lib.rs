@@ -16,6 +16,7 @@
 
 mod cpu_phase;
 mod cpu_phases;
+mod details_window;
 mod display_watch;
 #[cfg(all(feature = "eframe", feature = "wgpu", not(target_arch = "wasm32")))]
 mod eframe_options;
@@ -58,7 +59,8 @@ pub use crate::export::{
     ExportError, ExportFormat, export, last_export, save_exports, save_exports_now,
 };
 pub use crate::fps_monitor::{
-    FpsMonitor, HudActivity, activity, fps_monitor, set_refresh_rate, snapshot, spikes, why,
+    FpsMonitor, HudActivity, activity, fps_monitor, set_refresh_rate, show_details, snapshot,
+    spikes, why,
 };
 #[cfg(feature = "eframe")]
 pub use crate::install::install;

@@ -63,6 +63,8 @@ pub(crate) struct ViewportHud {
     assembly: FrameAssembly,
     /// Complete frames: the retained window and the spikes.
     pub(crate) log: FrameLog,
+    /// Whether the details window is open.
+    pub(crate) details_open: bool,
     /// What woke the frame in progress and why its passes were redone.
     pub(crate) frame_causes: FrameCauses,
     /// The latest frame's hand-off, for the next one's interval.
@@ -115,6 +117,7 @@ impl Default for ViewportHud {
             log: FrameLog::new(0, crate::SpikeThreshold::default()),
             frame_causes: FrameCauses::default(),
             last_handoff: None,
+            details_open: false,
             frame_sequence: 0,
             repaint_sites: RepaintSites::default(),
             why: None,
@@ -128,6 +131,18 @@ impl ViewportHud {
     /// The frame in progress and the clock to stamp it with.
     pub(crate) fn frame_and_clock(&mut self) -> Option<(&mut FrameInProgress, &dyn Clock)> {
         Some((self.frame.as_mut()?, &*self.clock))
+    }
+
+    /// What the details window shows, when it is open (copied only then).
+    pub(crate) fn details(&self) -> Option<crate::details_window::DetailsData> {
+        let budget = self.sampler.as_ref()?.budget().duration();
+        self.details_open.then(|| {
+            crate::details_window::DetailsData::copy(
+                self.log.retained().iter(),
+                self.log.spikes().iter(),
+                budget,
+            )
+        })
     }
 
     /// The clock the HUD's times are on.

@@ -422,3 +422,40 @@ fn an_app_repainting_at_the_ticks_cadence_keeps_every_frame() {
         );
     }
 }
+
+/// The details window: opened from the HUD's control, it shows the retained frames in an
+/// interactive plot with the spikes marked, the histograms and the spike list.
+#[test]
+fn the_details_window_opens_from_the_hud_and_shows_the_spikes() {
+    let mut app = App::new();
+    app.slow_frame = Some(14);
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(720.0, 620.0))
+        .with_theme(egui::Theme::Dark)
+        .with_render_cursor(false)
+        .build_ui_state(App::ui, app);
+    harness.run_steps(30);
+    assert!(
+        harness.query_by_label("egui-hud details").is_none(),
+        "closed by default"
+    );
+    harness.get_by_label("details ▸").click();
+    harness.run_steps(4);
+    assert!(
+        harness.query_by_label("egui-hud details").is_some(),
+        "the control opens it"
+    );
+    assert!(
+        harness
+            .query_by_label_contains("200.0 ms: work 200.0 ms")
+            .is_some(),
+        "the spike's anatomy is listed"
+    );
+    harness.snapshot("details_window_dark");
+    egui_hud::show_details(&harness.ctx, false);
+    harness.run_steps(2);
+    assert!(
+        harness.query_by_label("egui-hud details").is_none(),
+        "closed by the API"
+    );
+}
