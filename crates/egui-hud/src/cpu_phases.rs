@@ -1,6 +1,5 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
 
 use parking_lot::{Mutex, RwLock};
 use profiler_core::{Clock, Instant};
@@ -109,7 +108,7 @@ impl CpuPhases {
     /// A phase another profiler measured (see [`crate::install_puffin`]); ignored while the
     /// HUD is hidden.
     #[cfg(feature = "puffin")]
-    pub(crate) fn report(&self, name: PhaseName, duration: Duration) {
+    pub(crate) fn report(&self, name: PhaseName, duration: std::time::Duration) {
         if self.recorder.shown.load(Ordering::Relaxed) {
             self.recorder
                 .phases

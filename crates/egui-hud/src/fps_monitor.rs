@@ -309,6 +309,10 @@ impl FramePlugin {
     }
 
     /// Whether a GPU timer will report paint marks and GPU results.
+    #[cfg_attr(
+        not(feature = "wgpu"),
+        expect(clippy::unused_self, reason = "only wgpu has a GPU timer")
+    )]
     fn has_gpu_timer(&self) -> bool {
         #[cfg(feature = "wgpu")]
         return self.gpu_timer.is_some();

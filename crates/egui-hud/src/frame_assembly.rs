@@ -122,6 +122,10 @@ impl FrameAssembly {
 
     /// GPU results of the timer's frame `gpu_frame` arrived: its total and passes, and egui's
     /// pass on the HUD's clock.
+    #[cfg_attr(
+        not(any(feature = "wgpu", test)),
+        expect(dead_code, reason = "GPU results come from the wgpu timer")
+    )]
     pub(crate) fn gpu_done(
         &mut self,
         gpu_frame: u64,

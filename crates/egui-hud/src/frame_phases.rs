@@ -14,7 +14,7 @@ pub(crate) const MAX_PHASES: usize = 8;
 pub(crate) enum PhaseName {
     Static(&'static str),
     #[cfg_attr(
-        not(any(feature = "puffin", feature = "wgpu")),
+        not(any(feature = "puffin", feature = "wgpu", test)),
         expect(dead_code, reason = "puffin's scope names and GPU labels are shared")
     )]
     Shared(Arc<str>),
