@@ -36,6 +36,12 @@
 //!
 //! The device must be created with the timestamp features ([`with_timestamp_features`]);
 //! without them the timer is a no-op and [`GpuTimer::support`] says why.
+//!
+//! ## Feature flags
+//!
+//! | feature | default | what it adds | what it costs |
+//! |---|---|---|---|
+//! | `wgpu-profiler` | off | `GpuFrameResult::from_wgpu_profiler`: results timed with `wgpu-profiler` in this crate's form | `wgpu-profiler` and its dependencies |
 
 mod calibration_probe;
 mod clock_calibration;

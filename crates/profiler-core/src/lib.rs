@@ -31,6 +31,12 @@
 //! assert_eq!(snapshot.drop, Some(0.0));
 //! # Ok::<(), profiler_core::ConfigError>(())
 //! ```
+//!
+//! ## Feature flags
+//!
+//! | feature | default | what it adds | what it costs |
+//! |---|---|---|---|
+//! | `nvml` | off | NVIDIA per-process GPU use (`GpuUsageProbe` through NVML) | `nvml-wrapper`; the NVML library is loaded at run time, so a machine without an NVIDIA driver only loses that source |
 
 mod bound;
 mod clock;
