@@ -35,5 +35,9 @@ fn the_settings_panel_stays_within_budget() {
         "P95 {p95:?} is over the {:?} budget: the panel got slow",
         snapshot.budget
     );
-    assert_eq!(snapshot.drop, Some(0.0), "no frame over budget: {snapshot:?}");
+    assert_eq!(
+        snapshot.drop,
+        Some(0.0),
+        "no frame over budget: {snapshot:?}"
+    );
 }

@@ -33,9 +33,8 @@ fn xvfb_available() -> bool {
 /// One demo at a time: two software renderers on a 2-core runner starve each other.
 static ONE_DEMO_AT_A_TIME: Mutex<()> = Mutex::new(());
 
-/// Runs the demo for `seconds` under a fresh Xvfb and parses its JSON line; the demo's stderr
-/// comes back beside it for failure messages.
-/// Runs the demo with `--csv` and `--trace`; returns its JSON, its stderr and both files.
+/// Runs the demo for `seconds` under a fresh Xvfb with `--csv` and `--trace`, and parses its
+/// JSON line; returns it, the demo's stderr (for failure messages) and both files.
 fn run_demo_exporting(backend: &str, seconds: &str) -> (Value, String, String, Value) {
     let _one_at_a_time = ONE_DEMO_AT_A_TIME
         .lock()
