@@ -22,7 +22,8 @@ use crate::install::EGUI_PASS_LABEL;
 /// `finish_prepare` (after every callback's `prepare`, so app passes recorded there are not
 /// counted twice; work an app records in its own `finish_prepare` on egui's encoder lands in
 /// egui's pass) and an end stamp written inside egui's render pass from a callback on the top
-/// layer. That needs `TIMESTAMP_QUERY_INSIDE_PASSES`; without it egui's pass shows "n/a".
+/// layer. That needs `TIMESTAMP_QUERY_INSIDE_PASSES`; without it egui's pass has no line (the hover
+/// says why).
 ///
 /// Every viewport's frames are timed apart and shown on that viewport's HUD. Only frames the app
 /// caused are timed, and only while the HUD is shown on the viewport: otherwise
@@ -137,7 +138,7 @@ impl EguiGpuTimer {
     /// Creates the timer for `device` and shares it through `ctx`. The device must have been
     /// created with the timestamp features (`gpu_timing::with_timestamp_features`, or
     /// `request_gpu_timing_features` for eframe); without them the timer does nothing, the
-    /// reason is logged once and egui's pass shows "n/a".
+    /// reason is logged once and egui's pass has no line.
     ///
     /// # Errors
     /// A [`gpu_timing::GpuTimingError`] when the timer's buffers cannot be created.

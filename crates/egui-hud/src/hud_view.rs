@@ -116,7 +116,7 @@ impl HudView {
         why: Option<&WhyReading>,
         unavailable_passes: &[&'static str],
     ) {
-        self.rows = ReadoutRow::from_snapshot(snapshot, unavailable_passes);
+        self.rows = ReadoutRow::from_snapshot(snapshot);
         if let Some(why) = why {
             ReadoutRow::push_why(&mut self.rows, why);
         }
@@ -132,6 +132,12 @@ impl HudView {
         );
         self.hover = hover_text(snapshot);
         push_latency_hover(&mut self.hover, &snapshot.latency);
+        if let Some(first) = unavailable_passes.first() {
+            let _ = write!(
+                self.hover,
+                "\nGPU: {first}'s pass cannot be timed here (glow, WebGL, or wgpu without TIMESTAMP_QUERY_INSIDE_PASSES)"
+            );
+        }
         if let Some(uncertainty) = snapshot.gpu_clock_uncertainty {
             let _ = write!(
                 self.hover,

@@ -31,12 +31,9 @@ impl ReadoutRow {
         }
     }
 
-    /// The rows for a snapshot, in display order; a readout that is `None` has no row.
-    /// `unavailable_passes` are GPU pass labels that cannot be timed here (shown as "n/a").
-    pub(crate) fn from_snapshot(
-        snapshot: &Snapshot,
-        unavailable_passes: &[&'static str],
-    ) -> Vec<Self> {
+    /// The rows for a snapshot, in display order; a readout that is `None` has no row (GPU
+    /// passes that cannot be timed here have none either; the hover text says why).
+    pub(crate) fn from_snapshot(snapshot: &Snapshot) -> Vec<Self> {
         let mut rows = Vec::with_capacity(12);
         if let Some(interval) = snapshot.interval {
             rows.push(Self::new("INTERVAL", format_duration(interval), None));
@@ -70,7 +67,7 @@ impl ReadoutRow {
             ));
         }
         push_phase_rows(&mut rows, snapshot);
-        push_gpu_rows(&mut rows, snapshot, unavailable_passes);
+        push_gpu_rows(&mut rows, snapshot);
         if let Some(cpu) = snapshot.cpu_percent {
             rows.push(Self::new("CPU", format_percent(cpu), None));
         }
@@ -159,11 +156,7 @@ fn push_duration_lines(rows: &mut Vec<ReadoutRow>, readings: &[DurationReading],
     }
 }
 
-fn push_gpu_rows(
-    rows: &mut Vec<ReadoutRow>,
-    snapshot: &Snapshot,
-    unavailable_passes: &[&'static str],
-) {
+fn push_gpu_rows(rows: &mut Vec<ReadoutRow>, snapshot: &Snapshot) {
     // The busy share says where it comes from: "timer" (timestamps) or the platform counter.
     let busy = snapshot.gpu_busy_percent.map(|busy| {
         let source = match snapshot.gpu_busy_source {
@@ -176,8 +169,8 @@ fn push_gpu_rows(
         (Some(frame), Some(busy)) => format!("{} · {busy}", format_duration(frame)),
         (Some(frame), None) => format_duration(frame),
         (None, Some(busy)) => busy,
-        (None, None) if unavailable_passes.is_empty() => return,
-        (None, None) => "n/a".to_owned(),
+        // Nothing timed and no counter: no GPU row at all (a missing capability hides its row).
+        (None, None) => return,
     };
     rows.push(ReadoutRow::new("GPU", value, None));
     // Both sources exist: the platform counter gets its own line under the timer's.
@@ -196,15 +189,6 @@ fn push_gpu_rows(
         });
     }
     push_duration_lines(rows, &snapshot.gpu_passes, snapshot.budget);
-    for label in unavailable_passes {
-        rows.push(ReadoutRow {
-            name: Cow::Borrowed(label),
-            value: "n/a".to_owned(),
-            grade: None,
-            indented: true,
-            budget_fraction: None,
-        });
-    }
     if let Some(bound) = snapshot.bound {
         let verdict = match bound {
             Bound::Cpu => "CPU",
@@ -283,7 +267,7 @@ mod tests {
         snapshot.gpu_busy_source = Some(GpuBusySource::Timestamps);
         snapshot.gpu_process_busy_percent = Some(31.0);
         snapshot.gpu_process_source = Some("NVML");
-        let rows = ReadoutRow::from_snapshot(&snapshot, &[]);
+        let rows = ReadoutRow::from_snapshot(&snapshot);
         let values: Vec<(&str, &str)> = rows
             .iter()
             .map(|r| (r.name.as_ref(), r.value.as_str()))
@@ -295,7 +279,7 @@ mod tests {
         snapshot.gpu_frame = None;
         snapshot.gpu_busy_percent = Some(31.0);
         snapshot.gpu_busy_source = Some(GpuBusySource::ProcessCounter("NVML"));
-        let rows = ReadoutRow::from_snapshot(&snapshot, &[]);
+        let rows = ReadoutRow::from_snapshot(&snapshot);
         assert_eq!(rows.len(), 1, "the counter alone: one line");
         assert_eq!(rows[0].value, "31 % NVML");
     }
@@ -303,9 +287,10 @@ mod tests {
     #[test]
     fn unknown_readouts_have_no_row() {
         let snapshot = Snapshot::empty(profiler_core::FrameBudget::new(None).expect("no pin"));
-        assert!(ReadoutRow::from_snapshot(&snapshot, &[]).is_empty());
-        let gpu_na = ReadoutRow::from_snapshot(&snapshot, &["egui"]);
-        assert_eq!(gpu_na.len(), 2, "GPU n/a row and the egui pass n/a line");
-        assert_eq!(gpu_na[1].value, "n/a");
+        assert!(ReadoutRow::from_snapshot(&snapshot).is_empty());
+        assert!(
+            ReadoutRow::from_snapshot(&snapshot).is_empty(),
+            "a pass that cannot be timed has no row (glow, WebGL)"
+        );
     }
 }

@@ -45,7 +45,7 @@ pub(crate) struct ViewportHud {
     /// The window at the previous frame, to tell a window-driven frame from the tick's.
     window: Option<WindowFingerprint>,
     visibility: Visibility,
-    /// GPU pass labels that cannot be timed on this backend (shown as "n/a").
+    /// GPU pass labels that cannot be timed on this backend (no line; the hover says why).
     pub(crate) unavailable_passes: &'static [&'static str],
     /// GPU frames the timer could not time, from its statistics.
     pub(crate) gpu_dropped_frames: u64,
