@@ -37,6 +37,8 @@ pub(crate) struct DemoApp {
     stall_next_frame: bool,
     has_wgpu: bool,
     adapter: String,
+    /// What the platform probes answered at start (with `--seconds`).
+    probes: serde_json::Value,
 }
 
 impl DemoApp {
@@ -50,7 +52,13 @@ impl DemoApp {
             }
             None => (false, "glow".to_owned()),
         };
+        let probes = if args.run_for.is_some() {
+            crate::probe_report::probe_report(cc)
+        } else {
+            serde_json::Value::Null
+        };
         Self {
+            probes,
             curves: args.curves,
             args,
             started: Instant::now(),
@@ -174,6 +182,7 @@ impl DemoApp {
                 "why".to_owned(),
                 crate::snapshot_json::why_json(egui_hud::why(ctx).as_ref()),
             );
+            object.insert("probes".to_owned(), self.probes.clone());
         }
         for (path, format) in [
             (&self.args.csv, egui_hud::ExportFormat::Csv),

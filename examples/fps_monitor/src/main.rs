@@ -4,6 +4,7 @@
 mod demo_app;
 mod demo_args;
 mod gpu_scene;
+mod probe_report;
 mod snapshot_json;
 
 use std::process::ExitCode;

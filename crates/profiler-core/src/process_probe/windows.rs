@@ -73,9 +73,11 @@ impl State {
         }
         // SAFETY: success means the struct was filled.
         let counters = unsafe { counters.assume_init() };
-        Some((
-            u64::try_from(counters.PrivateUsage).ok()?,
-            MemoryCounter::PrivateUsage,
-        ))
+        // A running process always has private pages: 0 means the counter is not kept (Wine
+        // reports 0), so the caller falls back to the resident set.
+        u64::try_from(counters.PrivateUsage)
+            .ok()
+            .filter(|&bytes| bytes > 0)
+            .map(|bytes| (bytes, MemoryCounter::PrivateUsage))
     }
 }
