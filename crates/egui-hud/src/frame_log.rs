@@ -17,7 +17,7 @@ pub(crate) struct FrameLog {
     retained: VecDeque<FrameTrace>,
     capacity: usize,
     spikes: VecDeque<Spike>,
-    pub(crate) threshold: SpikeThreshold,
+    threshold: SpikeThreshold,
 }
 
 impl FrameLog {

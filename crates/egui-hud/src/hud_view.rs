@@ -660,6 +660,19 @@ fn push_latency_hover(hover: &mut String, latency: &[LatencyReading]) {
     }
 }
 
+/// One hover line for a call site: `prefix rate/s file:line “reason”`.
+fn push_site_line(hover: &mut String, prefix: &str, site: &crate::RepaintSiteRate) {
+    let _ = write!(
+        hover,
+        "\n{prefix} {:.1}/s {}",
+        site.per_sec,
+        site.short_location()
+    );
+    if let Some(reason) = &site.reason {
+        let _ = write!(hover, " \u{201c}{reason}\u{201d}");
+    }
+}
+
 /// The hover lines of WHY: the top five call sites with their reasons, the share of frames
 /// that took more than one pass, and why passes were discarded.
 fn push_why_hover(hover: &mut String, why: &WhyReading) {
@@ -667,15 +680,7 @@ fn push_why_hover(hover: &mut String, why: &WhyReading) {
         hover.push_str("\nWHY: no repaint requests from the app");
     }
     for site in &why.top_sites {
-        let _ = write!(
-            hover,
-            "\nWHY {:.1}/s {}",
-            site.per_sec,
-            site.short_location()
-        );
-        if let Some(reason) = &site.reason {
-            let _ = write!(hover, " \u{201c}{reason}\u{201d}");
-        }
+        push_site_line(hover, "WHY", site);
     }
     if why.other_sites_per_sec > 0.0 {
         let _ = write!(
@@ -691,15 +696,7 @@ fn push_why_hover(hover: &mut String, why: &WhyReading) {
             format_percent(share * 100.0)
         );
         for reason in &why.top_discard_reasons {
-            let _ = write!(
-                hover,
-                "\n  discard {:.1}/s {}",
-                reason.per_sec,
-                reason.short_location()
-            );
-            if let Some(text) = &reason.reason {
-                let _ = write!(hover, " \u{201c}{text}\u{201d}");
-            }
+            push_site_line(hover, "  discard", reason);
         }
     }
 }

@@ -77,7 +77,7 @@ impl Spike {
             parts
         };
         let site = |site: &CauseSite| {
-            let file = site.file.rsplit(['/', '\\']).next().unwrap_or(site.file);
+            let file = crate::why_reading::short_file(site.file);
             if site.reason.is_empty() {
                 format!("{file}:{}", site.line)
             } else {

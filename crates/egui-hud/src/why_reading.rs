@@ -31,7 +31,11 @@ pub struct RepaintSiteRate {
 impl RepaintSiteRate {
     /// `file_name:line`, without the directories: what the HUD's row shows.
     pub fn short_location(&self) -> String {
-        let name = self.file.rsplit(['/', '\\']).next().unwrap_or(self.file);
-        format!("{name}:{}", self.line)
+        format!("{}:{}", short_file(self.file), self.line)
     }
+}
+
+/// A source path without its directories, as the HUD shows call sites.
+pub(crate) fn short_file(file: &str) -> &str {
+    file.rsplit(['/', '\\']).next().unwrap_or(file)
 }

@@ -352,23 +352,7 @@ fn each_viewport_gets_its_own_gpu_passes() {
     let timer = EguiGpuTimer::install(&ctx, &render_state.device, &render_state.queue)
         .expect("timer buffers");
     TIMER.with(|t| *t.borrow_mut() = Some(timer));
-    let target = render_state
-        .device
-        .create_texture(&wgpu::TextureDescriptor {
-            label: Some("window"),
-            size: wgpu::Extent3d {
-                width: 320,
-                height: 240,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: render_state.target_format,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
-            view_formats: &[],
-        })
-        .create_view(&wgpu::TextureViewDescriptor::default());
+    let target = window_target(&render_state);
     let child = egui::ViewportId::from_hash_of("child");
     let (mut root_snapshot, mut child_snapshot) = (None, None);
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);

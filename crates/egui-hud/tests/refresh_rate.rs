@@ -22,21 +22,6 @@ use egui_hud::FpsMonitor;
 use egui_hud::profiler_core::{DisplayRefreshQuery, Snapshot};
 use raw_window_handle::{RawDisplayHandle, RawWindowHandle, XcbDisplayHandle, XcbWindowHandle};
 
-/// `cvt 1280 720 144` (libxcvt 0.1.2).
-const CVT_1280X720_144: [&str; 12] = [
-    "1280x720_144.00",
-    "198.75",
-    "1280",
-    "1384",
-    "1520",
-    "1760",
-    "720",
-    "723",
-    "728",
-    "786",
-    "-hsync",
-    "+vsync",
-];
 const CVT_HZ: f64 = 198.75e6 / (1760.0 * 786.0);
 
 /// A viewport's window as the integration describes it: the outer rectangle in points at
@@ -134,13 +119,13 @@ fn a_child_viewport_gets_the_rate_of_the_monitor_it_is_on() {
         Err(reason) => return x_server::skip(&reason),
     };
     let second = x_server::disconnected_output(&server.xrandr(&[]));
-    server.xrandr(&[&["--newmode"][..], &CVT_1280X720_144[..]].concat());
-    server.xrandr(&["--addmode", &second, CVT_1280X720_144[0]]);
+    server.xrandr(&[&["--newmode"][..], &x_server::CVT_1280X720_144[..]].concat());
+    server.xrandr(&["--addmode", &second, x_server::CVT_1280X720_144[0]]);
     server.xrandr(&[
         "--output",
         &second,
         "--mode",
-        CVT_1280X720_144[0],
+        x_server::CVT_1280X720_144[0],
         "--pos",
         "1920x0",
     ]);

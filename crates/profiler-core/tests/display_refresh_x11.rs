@@ -29,25 +29,9 @@ use raw_window_handle::{
 };
 
 use x_server::{
-    XServer, connected_output, create_window, disconnected_output, find_in_path, skip,
-    start_xorg_dummy,
+    CVT_1280X720_144, XServer, connected_output, create_window, disconnected_output, find_in_path,
+    skip, start_xorg_dummy,
 };
-
-/// `cvt 1280 720 144` (libxcvt 0.1.2): 143.67 Hz.
-const CVT_1280X720_144: [&str; 12] = [
-    "1280x720_144.00",
-    "198.75",
-    "1280",
-    "1384",
-    "1520",
-    "1760",
-    "720",
-    "723",
-    "728",
-    "786",
-    "-hsync",
-    "+vsync",
-];
 
 fn xcb_query(window: u32, display_name: &str) -> DisplayRefreshQuery {
     DisplayRefreshQuery::from_raw_handles(

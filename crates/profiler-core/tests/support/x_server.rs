@@ -19,6 +19,22 @@ use x11rb::protocol::xproto::{ConnectionExt as _, CreateWindowAux, WindowClass};
 use x11rb::rust_connection::RustConnection;
 use x11rb::wrapper::ConnectionExt as _;
 
+/// `cvt 1280 720 144` (libxcvt 0.1.2): 143.67 Hz.
+pub(crate) const CVT_1280X720_144: [&str; 12] = [
+    "1280x720_144.00",
+    "198.75",
+    "1280",
+    "1384",
+    "1520",
+    "1760",
+    "720",
+    "723",
+    "728",
+    "786",
+    "-hsync",
+    "+vsync",
+];
+
 const XORG_DUMMY_CONF: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scripts/xorg-dummy.conf");
 const DUMMY_DRIVER: &str = "/usr/lib/xorg/modules/drivers/dummy_drv.so";
 
