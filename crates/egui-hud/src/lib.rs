@@ -1,6 +1,6 @@
 //! An in-window performance HUD for egui apps, in one call.
 //!
-//! Check out [`fps_monitor`]: call it once per frame and the HUD shows MAX FPS (or FPS), the
+//! Start from [`fps_monitor`]: call it once per frame and the HUD shows MAX FPS (or FPS), the
 //! frame-time plot and the INTERVAL, FRAME, P95, DROP, INV, GPU, CPU and MEM rows, refreshed
 //! every 500 ms. Settings go through [`FpsMonitor`]; the numbers on screen through [`snapshot`].
 //!
@@ -14,6 +14,55 @@
 //! output.textures_delta.clear();
 //! ```
 //!
+//! In an eframe app, [`install`] once at creation gives the HUD the display's refresh rate
+//! and, on wgpu, GPU timestamps (the device must ask for them: [`native_options_with_gpu_timing`]):
+//!
+//! ```no_run
+//! struct App;
+//!
+//! impl eframe::App for App {
+//!     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+//!         ui.label("your app");
+//!         egui_hud::fps_monitor(ui.ctx());
+//!     }
+//! }
+//!
+//! fn main() -> eframe::Result {
+//!     eframe::run_native(
+//!         "my app",
+//!         egui_hud::native_options_with_gpu_timing(),
+//!         Box::new(|cc| {
+//!             egui_hud::install(cc);
+//!             Ok(Box::new(App))
+//!         }),
+//!     )
+//! }
+//! ```
+//!
+//! ## The public API, by task
+//!
+//! - **Show the HUD:** [`fps_monitor`], [`FpsMonitor`] (settings), [`show_details`] (the details
+//!   window), [`MainReadout`].
+//! - **Set it up:** [`install`] (eframe), [`native_options_with_gpu_timing`] /
+//!   [`request_gpu_timing_features`]; without eframe [`install_window`],
+//!   [`install_viewport_window`], [`install_refresh_query`], [`install_wgpu`], or
+//!   [`set_refresh_rate`] with your platform's answer.
+//! - **Read the numbers:** [`snapshot`], [`spikes`] ([`Spike`], [`SpikePart`],
+//!   [`SpikeThreshold`]), [`why`] ([`WhyReading`], [`RepaintSiteRate`]), [`activity`].
+//! - **Time your own phases:** [`cpu_phase`], [`cpu_phases`] ([`CpuPhases`], [`CpuPhase`]),
+//!   [`install_puffin`]; on the GPU [`gpu_timer`] ([`EguiGpuTimer`]) and
+//!   [`record_gpu_results`].
+//! - **Export:** [`export`], [`save_exports`], [`save_exports_now`], [`last_export`]
+//!   ([`ExportFormat`], [`ExportError`]).
+//!
+//! ## How it is built
+//!
+//! The source folders are the stages of a frame, and imports only point down: `api` (the
+//! functions above) → `plugin` (the one owner of the HUD's state, an egui `Plugin`) → `view`,
+//! `frame`, `gpu`, `phases` → `repaint`. The frame record (phases, latency marks, spikes, the
+//! exports' writers) is [`profiler_core::record`]. `ARCHITECTURE.md` in the repository draws
+//! the arrows and lists the files a frame visits, in order.
+//!
 //! ## Feature flags
 //!
 //! | feature | default | what it adds | what it costs |
@@ -26,63 +75,48 @@
 //! Without `eframe` and `wgpu` the crate needs egui, egui_plot (the details window) and
 //! `profiler-core` only, for any integration.
 
-mod cpu_phase;
-mod cpu_phases;
-mod details_window;
-mod display_watch;
-#[cfg(all(feature = "eframe", feature = "wgpu", not(target_arch = "wasm32")))]
-mod eframe_options;
-#[cfg(feature = "wgpu")]
-mod egui_gpu_timer;
-mod export;
-mod fps_monitor;
-mod frame_assembly;
-mod frame_facts;
-mod frame_in_progress;
-mod frame_log;
-mod frame_phases;
-mod frame_plugin;
-mod frame_trace;
-mod hud_config;
-mod hud_palette;
-mod hud_view;
-mod install;
-mod main_readout;
-#[cfg(feature = "puffin")]
-mod puffin_phases;
-mod readout_row;
-mod repaint_ledger;
-mod repaint_sites;
-mod spike;
-mod spike_threshold;
-mod text_cache;
-mod tick;
-mod viewport_hud;
-mod why_reading;
-mod window_fingerprint;
+mod api;
+mod frame;
+mod gpu;
+mod phases;
+mod plugin;
+mod repaint;
+mod view;
 
-pub use crate::cpu_phase::{CpuPhase, cpu_phase};
-pub use crate::cpu_phases::{CpuPhases, cpu_phases};
+// Show the HUD.
+pub use crate::api::monitor::{FpsMonitor, fps_monitor};
+pub use crate::api::readings::show_details;
+pub use crate::view::main_readout::MainReadout;
+
+// Set it up.
+#[cfg(feature = "wgpu")]
+pub use crate::api::gpu::install_wgpu;
 #[cfg(all(feature = "eframe", feature = "wgpu", not(target_arch = "wasm32")))]
-pub use crate::eframe_options::{native_options_with_gpu_timing, request_gpu_timing_features};
-#[cfg(feature = "wgpu")]
-pub use crate::egui_gpu_timer::{EguiGpuTimer, gpu_timer, record_gpu_results};
-pub use crate::export::{
-    ExportError, ExportFormat, export, last_export, save_exports, save_exports_now,
-};
-pub use crate::fps_monitor::{
-    FpsMonitor, HudActivity, activity, fps_monitor, set_refresh_rate, show_details, snapshot,
-    spikes, why,
-};
+pub use crate::api::gpu::{native_options_with_gpu_timing, request_gpu_timing_features};
 #[cfg(feature = "eframe")]
-pub use crate::install::install;
+pub use crate::api::install::install;
+pub use crate::api::install::{install_refresh_query, install_viewport_window, install_window};
+pub use crate::api::readings::set_refresh_rate;
+
+// Read the numbers.
+pub use crate::api::readings::{HudActivity, activity, snapshot, spikes, why};
+pub use crate::repaint::why_reading::{RepaintSiteRate, WhyReading};
+pub use profiler_core::record::spike::{Spike, SpikePart};
+pub use profiler_core::record::spike_threshold::SpikeThreshold;
+
+// Time your own phases.
 #[cfg(feature = "wgpu")]
-pub use crate::install::install_wgpu;
-pub use crate::install::{install_refresh_query, install_viewport_window, install_window};
-pub use crate::main_readout::MainReadout;
+pub use crate::api::gpu::{gpu_timer, record_gpu_results};
 #[cfg(feature = "puffin")]
-pub use crate::puffin_phases::install_puffin;
-pub use crate::spike::{Spike, SpikePart};
-pub use crate::spike_threshold::SpikeThreshold;
-pub use crate::why_reading::{RepaintSiteRate, WhyReading};
+pub use crate::api::install::install_puffin;
+pub use crate::api::phases::{cpu_phase, cpu_phases};
+#[cfg(feature = "wgpu")]
+pub use crate::gpu::egui_gpu_timer::EguiGpuTimer;
+pub use crate::phases::cpu_phases::{CpuPhase, CpuPhases};
+
+// Export.
+pub use crate::api::export::{ExportError, export, last_export, save_exports, save_exports_now};
+pub use profiler_core::record::export_format::ExportFormat;
+
+// The numbers' own crate.
 pub use profiler_core;

@@ -139,7 +139,8 @@ fn egui_and_app_passes_are_timed_and_a_hidden_hud_takes_no_slots() {
         .with_render_every_step(true)
         .renderer(WgpuTestRenderer::from_render_state(render_state))
         .with_context_setup(move |ctx| {
-            let timer = EguiGpuTimer::install(ctx, &device, &queue).expect("timer buffers");
+            egui_hud::install_wgpu(ctx, &device, &queue);
+            let timer = egui_hud::gpu_timer(ctx).expect("timer buffers");
             TIMER.with(|t| *t.borrow_mut() = Some(timer));
         })
         .build_ui_state(
@@ -160,7 +161,7 @@ fn egui_and_app_passes_are_timed_and_a_hidden_hud_takes_no_slots() {
             true,
         );
     harness.run_steps(30);
-    let timer = EguiGpuTimer::get(&harness.ctx).expect("installed");
+    let timer = egui_hud::gpu_timer(&harness.ctx).expect("installed");
     let snapshot = egui_hud::snapshot(&harness.ctx).expect("the HUD ticked");
     let labels: Vec<&str> = snapshot
         .gpu_passes
@@ -224,7 +225,7 @@ fn egui_and_app_passes_are_timed_and_a_hidden_hud_takes_no_slots() {
     harness.ctx.memory_mut(|memory| memory.data.clear());
     harness.run_steps(30);
     assert!(
-        EguiGpuTimer::get(&harness.ctx).is_some(),
+        egui_hud::gpu_timer(&harness.ctx).is_some(),
         "the GPU timer survives a memory clear"
     );
     let cleared = egui_hud::snapshot(&harness.ctx).expect("ticked after the clear");
@@ -349,8 +350,8 @@ fn each_viewport_gets_its_own_gpu_passes() {
     };
     let ctx = egui::Context::default();
     ctx.set_embed_viewports(false);
-    let timer = EguiGpuTimer::install(&ctx, &render_state.device, &render_state.queue)
-        .expect("timer buffers");
+    egui_hud::install_wgpu(&ctx, &render_state.device, &render_state.queue);
+    let timer = egui_hud::gpu_timer(&ctx).expect("timer buffers");
     TIMER.with(|t| *t.borrow_mut() = Some(timer));
     let target = window_target(&render_state);
     let child = egui::ViewportId::from_hash_of("child");
@@ -470,7 +471,8 @@ fn latency_stages_place_a_cpu_spin_and_a_gpu_workload() {
         }
     };
     let timed = egui::Context::default();
-    EguiGpuTimer::install(&timed, &render_state.device, &render_state.queue).expect("timer");
+    egui_hud::install_wgpu(&timed, &render_state.device, &render_state.queue);
+    assert!(egui_hud::gpu_timer(&timed).is_some(), "timer");
     let untimed = egui::Context::default();
     let target = window_target(&render_state);
     let (mut with_gpu, mut without_gpu) = (None, None);

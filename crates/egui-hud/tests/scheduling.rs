@@ -826,16 +826,23 @@ fn setup_survives_a_memory_clear() {
 /// The HUD asks for frames in one place: no other source file calls `request_repaint*`.
 #[test]
 fn only_tick_rs_requests_repaints() {
-    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut offenders = Vec::new();
-    for entry in std::fs::read_dir(&src).expect("src/") {
-        let path = entry.expect("entry").path();
-        let text = std::fs::read_to_string(&path).expect("a source file");
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        if name != "tick.rs" && text.contains(".request_repaint") {
-            offenders.push(name.to_owned());
+    fn walk(dir: &std::path::Path, src: &std::path::Path, offenders: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).expect("a source folder") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                walk(&path, src, offenders);
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).expect("a source file");
+            let name = path.strip_prefix(src).expect("under src").to_string_lossy();
+            if name != "repaint/tick.rs" && text.contains(".request_repaint") {
+                offenders.push(name.into_owned());
+            }
         }
     }
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut offenders = Vec::new();
+    walk(&src, &src, &mut offenders);
     assert!(
         offenders.is_empty(),
         "request_repaint* outside tick.rs: {offenders:?}"

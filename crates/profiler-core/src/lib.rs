@@ -3,7 +3,9 @@
 //! Start with [`FrameSampler`]: feed it one [`FrameRecord`] per frame and read a [`Snapshot`]
 //! of the readouts (FRAME, P95, DROP, INV, FPS, INTERVAL, MAX FPS) whenever the display
 //! refreshes. [`ResourceMonitor`] samples this process's CPU and memory on a background thread.
-//! No egui, no wgpu: this crate is the numbers, `egui-hud` draws them.
+//! No egui, no wgpu: this crate is the numbers, `egui-hud` draws them. [`record`] keeps what is
+//! known about each counted frame after it ends (phases, GPU passes, latency marks, causes,
+//! spikes) and writes it as CSV or a Chrome trace.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -58,6 +60,7 @@ mod manual_clock;
 mod memory_counter;
 mod monotonic_clock;
 mod process_probe;
+pub mod record;
 mod rejected_events;
 mod resource_monitor;
 mod resource_monitor_config;

@@ -1,0 +1,233 @@
+use std::sync::Arc;
+use std::time::Duration;
+
+use profiler_core::Clock;
+
+use crate::plugin::frame_plugin::FramePlugin;
+use crate::plugin::hud_config::ShowSettings;
+use crate::plugin::hud_draw::{DrawOutcome, HudDraw};
+use crate::view::hud_view::HudView;
+
+/// Shows the performance HUD on the current viewport with the default settings.
+///
+/// Call it once per frame wherever you have the [`egui::Context`] (in eframe's `App::ui` or
+/// `App::logic`, inside `Context::run_ui`, or between `Context::begin_pass` and `end_pass`). Calling it shows the HUD; not calling it hides it,
+/// and after one second of frames without it the HUD stops all its work (a slow app that calls
+/// it every frame is never hidden, however long its frames). Two calls in one pass draw one HUD.
+///
+/// Cost when shown: a few microseconds per frame (measured by `benches/hud_cost.rs`), which the
+/// HUD subtracts from its own FRAME readout. It never requests an immediate repaint: it asks
+/// for a frame at the 500 ms refresh (and, on wgpu, ~33 ms later while GPU results are
+/// pending), and not even that when a frame the app asked for comes within a second of it;
+/// frames caused only by its own requests are left out of every readout.
+///
+/// To know which frames the app asked for, the HUD sets the context's repaint observer
+/// ([`egui::Context::set_repaint_observer`]) when it is first shown, replacing one set before
+/// (egui allows one and cannot chain them). An app or integration that sets its own afterwards
+/// replaces the HUD's, which the HUD notices at its
+/// next refresh and logs once; it then takes frames that land on its own refresh time for its
+/// own (as if no app request were due) and no longer waits for the app's frames.
+pub fn fps_monitor(ctx: &egui::Context) {
+    FpsMonitor::new().show(ctx);
+}
+
+/// The HUD with settings: `FpsMonitor::new().capacity(240).show(ctx)`.
+///
+/// Settings apply each time [`FpsMonitor::show`] is called; a changed capacity restarts the
+/// sampler (with its warm-up). Invalid values (capacity 0, a zero budget) are logged once and
+/// replaced by the defaults; check them up front with [`FpsMonitor::validate`].
+#[derive(Clone)]
+#[must_use = "call .show(ctx) to draw the HUD"]
+pub struct FpsMonitor {
+    /// What the plugin takes from each `show`.
+    settings: ShowSettings,
+    /// The key that saves the exports, and where.
+    export_key: Option<(egui::Key, Option<std::path::PathBuf>)>,
+}
+
+impl FpsMonitor {
+    /// The default HUD: 120 samples, budget from the display (else 60 Hz), top-right corner.
+    pub fn new() -> Self {
+        Self {
+            settings: ShowSettings::default(),
+            export_key: None,
+        }
+    }
+
+    /// How many draw samples FRAME, P95, DROP, INV and the plot cover. Default 120.
+    pub fn capacity(mut self, frames: usize) -> Self {
+        self.settings.config.capacity = frames;
+        self
+    }
+
+    /// Pins the frame budget FRAME, P95 and DROP are graded against. Default: one refresh
+    /// period of the display when known (see [`crate::set_refresh_rate`]), else 1/60 s.
+    pub fn frame_budget(mut self, budget: Duration) -> Self {
+        self.settings.config.frame_budget = Some(budget);
+        self
+    }
+
+    /// The corner the HUD sticks to and the offset from it, in points.
+    /// Default `Align2::RIGHT_TOP` with `vec2(-8.0, 8.0)`.
+    pub fn anchor(mut self, align: egui::Align2, offset: egui::Vec2) -> Self {
+        self.settings.config.anchor = align;
+        self.settings.config.offset = offset;
+        self
+    }
+
+    /// The clock frames are timed with. Default: the process's monotonic clock. Tests and
+    /// replays pass a [`profiler_core::ManualClock`] to get the same numbers on every run.
+    /// Pass the same `Arc` every frame: a different one (compared by pointer) restarts the
+    /// sampler, warm-up included.
+    pub fn clock(mut self, clock: Arc<dyn Clock>) -> Self {
+        self.settings.clock = Some(clock);
+        self
+    }
+
+    /// Whether the CPU, MEM and process GPU rows are sampled (on a background thread). Default
+    /// `true`; `false` hides those rows and starts no thread.
+    pub fn sample_resources(mut self, enabled: bool) -> Self {
+        self.settings.sample_resources = enabled;
+        self
+    }
+
+    /// A key that saves the retained frames as CSV and Chrome trace (see
+    /// [`crate::api::export::save_exports`]) into `directory`, or next to the executable when `None`, on a
+    /// background thread. Default: no key.
+    pub fn export_on_key(mut self, key: egui::Key, directory: Option<std::path::PathBuf>) -> Self {
+        self.export_key = Some((key, directory));
+        self
+    }
+
+    /// When a frame is kept as a spike (see [`crate::spikes`]). Default
+    /// [`profiler_core::record::spike_threshold::SpikeThreshold::BudgetTimes`]`(2.0)`: twice the frame budget.
+    pub fn spike_threshold(
+        mut self,
+        threshold: profiler_core::record::spike_threshold::SpikeThreshold,
+    ) -> Self {
+        self.settings.config.spike_threshold = threshold;
+        self
+    }
+
+    /// Hands the HUD eframe's frame, for two CPU phases at no cost: `ui` (the draw FRAME
+    /// samples) and `render` (eframe's `frame.info().cpu_usage` minus the draw: tessellation,
+    /// texture and buffer upload, callbacks' `prepare`, render-pass encoding; eframe leaves
+    /// vsync, acquire, submit and present out of it). Their sum is the CPU side of BOUND and
+    /// MAX FPS. Use it in `App::ui` of the root viewport: eframe reports the root's previous
+    /// frame. Default: not given, and FRAME alone stands for the CPU side.
+    #[cfg(feature = "eframe")]
+    pub fn eframe_frame(mut self, frame: &eframe::Frame) -> Self {
+        self.settings.eframe_cpu_usage = frame
+            .info()
+            .cpu_usage
+            .and_then(|secs| Duration::try_from_secs_f32(secs).ok());
+        self
+    }
+
+    /// Checks the settings.
+    ///
+    /// # Errors
+    /// A [`profiler_core::ConfigError`] that says which value to change.
+    pub fn validate(&self) -> Result<(), profiler_core::ConfigError> {
+        self.settings.config.validate()
+    }
+
+    /// Draws the HUD on the current viewport for this pass.
+    pub fn show(self, ctx: &egui::Context) {
+        let viewport = ctx.viewport_id();
+        let Some(HudDraw {
+            mut view,
+            details,
+            anchor,
+            offset,
+            started,
+            #[cfg(feature = "wgpu")]
+            gpu_timer,
+        }) = FramePlugin::with(ctx, |plugin| plugin.begin_draw(ctx, &self.settings))
+        else {
+            return;
+        };
+        let area_id = egui::Id::unique(("egui_hud_area", viewport));
+        let area = egui::Area::new(area_id)
+            .order(egui::Order::Foreground)
+            .anchor(anchor, offset)
+            // A fade-in asks for immediate repaints for 0.2 s: frames the HUD would then count.
+            .fade_in(false)
+            .interactable(true);
+        // egui hit-tests at the start of a pass, so a click is known before the HUD is laid out.
+        // The anchored area is placed by its previous size: after a click the pass is redone so
+        // the new size is not drawn for one frame at the old place. Only pass 0 applies a click:
+        // the redone pass sees the same one again.
+        let readout_id = HudView::readout_id(viewport);
+        let resized = ctx.current_pass_index() == 0
+            && ctx
+                .read_response(readout_id)
+                .is_some_and(|readout| view.apply_clicks(&readout));
+        if resized {
+            ctx.request_discard("egui-hud: the HUD changed size");
+        }
+        // On wgpu, the HUD's own GPU drawing is stamped apart and left out of the app's.
+        #[cfg(feature = "wgpu")]
+        let close_gpu_stamps = gpu_timer.and_then(|gpu| {
+            gpu.bracket_hud_layer(ctx, egui::LayerId::new(egui::Order::Foreground, area_id))
+        });
+        area.show(ctx, |ui| view.ui(ui, readout_id));
+        #[cfg(feature = "wgpu")]
+        if let Some(close) = close_gpu_stamps {
+            close(ctx);
+        }
+        let mut details_open = details.is_some();
+        if let Some(details) = &details {
+            crate::view::details_window::show(ctx, viewport, details, &mut details_open);
+        }
+        if std::mem::take(&mut view.details_clicked) {
+            details_open = !details_open;
+        }
+        FramePlugin::with(ctx, |plugin| {
+            plugin.end_draw(
+                viewport,
+                DrawOutcome {
+                    view,
+                    details_open,
+                    resized,
+                    started,
+                },
+            );
+        });
+        if let Some((key, directory)) = &self.export_key
+            && ctx.current_pass_index() == 0
+            && ctx.input(|i| i.key_pressed(*key))
+        {
+            let directory = directory.clone().or_else(|| {
+                std::env::current_exe()
+                    .ok()
+                    .and_then(|exe| exe.parent().map(std::path::Path::to_path_buf))
+            });
+            match directory.map(|directory| crate::api::export::save_exports(ctx, directory)) {
+                Some(Ok(())) => {}
+                Some(Err(error)) => log::warn!("egui-hud: {error}"),
+                None => {
+                    log::warn!("egui-hud: no directory to export to (pass one to export_on_key)");
+                }
+            }
+        }
+    }
+}
+
+impl std::fmt::Debug for FpsMonitor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FpsMonitor")
+            .field("config", &self.settings.config)
+            .field("custom_clock", &self.settings.clock.is_some())
+            .field("sample_resources", &self.settings.sample_resources)
+            .field("eframe_cpu_usage", &self.settings.eframe_cpu_usage)
+            .field("export_key", &self.export_key)
+            .finish()
+    }
+}
+
+impl Default for FpsMonitor {
+    fn default() -> Self {
+        Self::new()
+    }
+}

@@ -1,0 +1,606 @@
+use std::sync::Arc;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use gpu_timing::{FrameId, GpuScope, GpuTimer, GpuTimerSettings, PassTimestamps, TimestampSupport};
+use parking_lot::Mutex;
+use profiler_core::Instant;
+
+use crate::gpu::EGUI_PASS_LABEL;
+use profiler_core::record::frame_phases::{FramePhases, PhaseName, PhaseStart};
+
+/// The GPU timer shared through the egui context: it times egui's own render pass (when the
+/// device allows) and the passes the app times itself, in the same frames.
+///
+/// Get it with [`crate::gpu_timer`] after [`crate::install`] (eframe on wgpu) or
+/// [`crate::install_wgpu`] (any integration on wgpu). In a paint callback's `prepare`, put
+/// [`EguiGpuTimer::pass_timestamps`] into your render pass descriptor; the HUD shows the pass
+/// under its label in the `GPU` row.
+///
+/// egui's pass is bracketed by a begin stamp written on egui's encoder in the HUD's
+/// `finish_prepare` (after every callback's `prepare`, so app passes recorded there are not
+/// counted twice; work an app records in its own `finish_prepare` on egui's encoder lands in
+/// egui's pass) and an end stamp written inside egui's render pass from a callback on the top
+/// layer. That needs `TIMESTAMP_QUERY_INSIDE_PASSES`; without it egui's pass has no line (the hover
+/// says why).
+///
+/// Every viewport's frames are timed apart and shown on that viewport's HUD. Only frames the app
+/// caused are timed, and only while the HUD is shown on the viewport: otherwise
+/// [`EguiGpuTimer::pass_timestamps`] returns `None` and costs one lock.
+#[derive(Clone)]
+pub struct EguiGpuTimer {
+    timer: GpuTimer,
+    /// For a non-blocking poll while results are on their way (idle apps submit nothing).
+    device: wgpu::Device,
+    stamps: Arc<Mutex<Stamps>>,
+    /// A calibration runs on a background thread now.
+    calibrating: Arc<AtomicBool>,
+}
+
+/// A calibration whose bracket is wider than twice this is not used: GPU marks would be off by
+/// more than a typical stage.
+const MAX_CALIBRATION_UNCERTAINTY: Duration = Duration::from_millis(1);
+
+/// Most frames whose owner is remembered: the timer's ring holds fewer in flight, so older
+/// entries belong to frames it dropped.
+const MAX_OWNED_FRAMES: usize = 16;
+
+/// What the paint callbacks of every viewport share.
+#[derive(Default)]
+struct Stamps {
+    viewports: egui::ViewportIdMap<FrameStamps>,
+    /// The viewport egui-wgpu is painting now: set by the first callback of its frame (the
+    /// begin stamp's `prepare`), so that app passes timed from `prepare` go to its frame.
+    painting: Option<egui::ViewportId>,
+    /// Frames whose stamps are all recorded and that the next egui encoder resolves (of any
+    /// viewport: it is submitted after them).
+    to_resolve: Vec<FrameId>,
+    owners: FrameOwners,
+}
+
+/// The viewport each frame in flight was recorded for, oldest first.
+#[derive(Default)]
+struct FrameOwners(Vec<(FrameId, egui::ViewportId)>);
+
+impl FrameOwners {
+    /// Begins a frame on `timer` for `viewport`.
+    fn begin_frame(&mut self, timer: &GpuTimer, viewport: egui::ViewportId) -> Option<FrameId> {
+        let frame = timer.begin_frame()?;
+        if self.0.len() == MAX_OWNED_FRAMES {
+            self.0.remove(0); // a frame the timer dropped: its result never comes
+        }
+        self.0.push((frame, viewport));
+        Some(frame)
+    }
+
+    /// The viewport `frame` was recorded for, forgotten now that its result is in.
+    fn take(&mut self, frame: FrameId) -> Option<egui::ViewportId> {
+        let index = self.0.iter().position(|&(id, _)| id == frame)?;
+        Some(self.0.remove(index).1)
+    }
+
+    fn any_of(&self, viewport: egui::ViewportId) -> bool {
+        self.0.iter().any(|&(_, owner)| owner == viewport)
+    }
+}
+
+/// One viewport's stamps in its frame being painted.
+#[derive(Default)]
+struct FrameStamps {
+    /// Set by the HUD for a frame it times, cleared when the frame's stamps are done: app
+    /// passes are timed only in such frames (never while hidden, never in the HUD's own).
+    armed: bool,
+    /// The frame being recorded (opened by the first caller this egui frame).
+    open: Option<FrameId>,
+    /// egui's pass scope in the open frame.
+    egui_scope: Option<GpuScope>,
+    /// The HUD's own drawing in the open frame, inside egui's pass.
+    hud_scope: Option<GpuScope>,
+    /// The pass (`cumulative_pass_nr`) whose begin stamp was added.
+    begin_added_in_pass: Option<u64>,
+    /// When the renderer began the frame being painted (the begin stamp's `prepare`), and the
+    /// HUD's sequence number of that frame.
+    render_start: Option<(u64, Instant)>,
+    /// The latest timed frame painted, with its CPU marks, until the HUD takes it.
+    painted: Option<PaintedFrame>,
+}
+
+/// A timed frame's CPU marks around egui's render pass (the latency path's render start and
+/// encode end).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PaintedFrame {
+    /// The HUD's sequence number of the frame.
+    pub(crate) sequence: u64,
+    pub(crate) frame: FrameId,
+    pub(crate) render_start: Instant,
+    pub(crate) encode_end: Instant,
+}
+
+/// One frame's GPU results, as the HUD takes them.
+pub(crate) struct TimedGpuFrame {
+    /// The viewport the frame was recorded for.
+    pub(crate) viewport: egui::ViewportId,
+    pub(crate) frame: FrameId,
+    /// The app's passes (egui's without the HUD's own drawing), names shared with the timer.
+    pub(crate) named: FramePhases,
+    /// The HUD's own drawing.
+    pub(crate) hud_cost: Option<Duration>,
+    /// egui's pass on the CPU clock, placed through the latest calibration.
+    pub(crate) egui_pass: Option<(Instant, Instant)>,
+}
+
+/// The label of the HUD's own drawing in a frame's results: nested in egui's pass, taken out of
+/// it and out of the app's GPU total, shown apart in the hover.
+pub(crate) const HUD_PASS_LABEL: &str = "egui-hud";
+
+impl EguiGpuTimer {
+    /// Creates the timer for `device`; [`crate::install_wgpu`] makes one and shares it
+    /// through the context. The device must have been created with the timestamp features
+    /// (`gpu_timing::with_timestamp_features`, or `request_gpu_timing_features` for eframe);
+    /// without them the timer does nothing, the reason is logged once and egui's pass has no
+    /// line.
+    ///
+    /// # Errors
+    /// A [`gpu_timing::GpuTimingError`] when the timer's buffers cannot be created.
+    pub(crate) fn new(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+    ) -> Result<Self, gpu_timing::GpuTimingError> {
+        // No device poll per frame: egui submits every frame and wgpu maps finished buffers
+        // inside `submit`; an idle app gets a repaint while results are pending instead.
+        let settings = GpuTimerSettings {
+            poll_device: false,
+            ..GpuTimerSettings::default()
+        };
+        let timer = GpuTimer::new(device, queue, settings)?;
+        if timer.support() != TimestampSupport::Full {
+            log::info!("egui-hud: GPU timing: {}", timer.support().reason());
+        }
+        Ok(Self {
+            timer,
+            device: device.clone(),
+            stamps: Arc::new(Mutex::new(Stamps::default())),
+            calibrating: Arc::new(AtomicBool::new(false)),
+        })
+    }
+
+    /// The underlying timer: statistics (dropped frames, skipped passes, invalid results),
+    /// support, calibration. Free.
+    pub fn timer(&self) -> &GpuTimer {
+        &self.timer
+    }
+
+    /// Timestamp writes for one app pass in the egui frame being painted, labelled `label`.
+    /// Call it from a paint callback's `prepare` and put
+    /// [`PassTimestamps::render_pass_writes`] into the pass descriptor; the pass is shown on the
+    /// HUD of the viewport being painted. `None` when the device cannot time passes, the frame
+    /// is not timed, or the frame's pool is full (counted). One lock.
+    pub fn pass_timestamps(&self, label: &str) -> Option<PassTimestamps> {
+        let frame = self.open_frame()?;
+        self.timer.pass_timestamps(frame, label)
+    }
+
+    fn open_frame(&self) -> Option<FrameId> {
+        let mut guard = self.stamps.lock();
+        let stamps = &mut *guard;
+        let viewport = stamps.painting?;
+        let frame = stamps.viewports.get_mut(&viewport)?;
+        if !frame.armed {
+            return None;
+        }
+        if frame.open.is_none() {
+            frame.open = stamps.owners.begin_frame(&self.timer, viewport);
+        }
+        frame.open
+    }
+
+    /// GPU passes that cannot be timed on this device: egui's pass without
+    /// `TIMESTAMP_QUERY_INSIDE_PASSES`.
+    pub(crate) fn unavailable_passes(&self) -> &'static [&'static str] {
+        if self.timer.support().can_write_inside_passes() {
+            &[]
+        } else {
+            &[EGUI_PASS_LABEL]
+        }
+    }
+
+    /// Adds the first paint callback of the current viewport's frame, at the start of its
+    /// pass, before the app paints: egui-wgpu calls `prepare` in paint order, so its `prepare`
+    /// tells app passes timed from theirs which viewport is being painted. Nothing without
+    /// timestamp queries.
+    /// `sequence`: the HUD's number for the frame, which its paint marks carry.
+    pub(crate) fn mark_frame_start(&self, ctx: &egui::Context, sequence: u64) {
+        if !self.timer.support().can_time_passes() {
+            return; // a device without timestamp queries: no callbacks to pay for
+        }
+        let viewport = ctx.viewport_id();
+        self.stamps
+            .lock()
+            .viewports
+            .entry(viewport)
+            .or_default()
+            .begin_added_in_pass = Some(ctx.cumulative_pass_nr());
+        // egui-wgpu skips callbacks whose viewport rounds to zero pixels: cover the screen
+        // (the callbacks draw nothing).
+        let begin = BeginStamp {
+            shared: self.clone(),
+            viewport,
+            sequence,
+        };
+        ctx.layer_painter(egui::LayerId::background()).add(
+            egui_wgpu::Callback::new_paint_callback(ctx.content_rect(), begin),
+        );
+    }
+
+    /// Arms the current viewport's frame for timing and adds the stamp that closes egui's
+    /// pass. `timed` is false for frames only the HUD's tick caused: they still resolve
+    /// earlier frames, but are not timed. An integration that runs passes without
+    /// `on_begin_pass` gets the begin stamp here (app passes painted before it are then not
+    /// timed).
+    pub(crate) fn stamp_frame(&self, ctx: &egui::Context, timed: bool, sequence: u64) {
+        if !self.timer.support().can_time_passes() {
+            return;
+        }
+        let viewport = ctx.viewport_id();
+        let begin_added = {
+            let mut stamps = self.stamps.lock();
+            let frame = stamps.viewports.entry(viewport).or_default();
+            frame.armed = timed;
+            frame.begin_added_in_pass == Some(ctx.cumulative_pass_nr())
+        };
+        if !begin_added {
+            self.mark_frame_start(ctx, sequence);
+        }
+        let rect = ctx.content_rect();
+        if timed && self.timer.support().can_write_inside_passes() {
+            let end = EndStamp {
+                shared: self.clone(),
+                viewport,
+            };
+            ctx.layer_painter(egui::LayerId::debug())
+                .add(egui_wgpu::Callback::new_paint_callback(rect, end));
+        }
+    }
+
+    /// Brackets the HUD's own drawing (its layer, `layer`) with stamps inside egui's pass, in a
+    /// frame the timer times: call it before the HUD draws, and the returned closure after.
+    /// Without in-pass timestamps, or in a frame not timed, both do nothing.
+    pub(crate) fn bracket_hud_layer(
+        &self,
+        ctx: &egui::Context,
+        layer: egui::LayerId,
+    ) -> Option<impl FnOnce(&egui::Context) + use<>> {
+        let viewport = ctx.viewport_id();
+        let armed = self
+            .stamps
+            .lock()
+            .viewports
+            .get(&viewport)
+            .is_some_and(|frame| frame.armed);
+        if !armed || !self.timer.support().can_write_inside_passes() {
+            return None;
+        }
+        let rect = ctx.content_rect();
+        let begin = HudStamp {
+            shared: self.clone(),
+            viewport,
+            begins: true,
+        };
+        ctx.layer_painter(layer)
+            .add(egui_wgpu::Callback::new_paint_callback(rect, begin));
+        let shared = self.clone();
+        Some(move |ctx: &egui::Context| {
+            let end = HudStamp {
+                shared,
+                viewport,
+                begins: false,
+            };
+            ctx.layer_painter(layer)
+                .add(egui_wgpu::Callback::new_paint_callback(rect, end));
+        })
+    }
+
+    /// Hands every GPU result that has arrived to `record` with the viewport it was recorded
+    /// for, as labelled durations, with the HUD's own drawing taken out of egui's pass and
+    /// handed apart; a frame whose passes were all rejected is skipped. Never blocks.
+    ///
+    /// `poll_device`: also poll the device (without waiting) first. Only a frame the HUD asked
+    /// for to collect results needs it: in an app that draws, egui's submit every frame lets
+    /// wgpu map finished buffers, and a poll per frame cost ~100 µs on lavapipe.
+    pub(crate) fn drain(&self, poll_device: bool, mut record: impl FnMut(TimedGpuFrame)) {
+        if poll_device
+            && self.timer.has_pending()
+            && let Err(error) = self.device.poll(wgpu::PollType::Poll)
+        {
+            log::debug!("egui-hud: device poll failed: {error}");
+        }
+        let calibration = self.trusted_calibration();
+        self.timer.poll_results(|result| {
+            let owner = self.stamps.lock().owners.take(result.frame_id);
+            debug_assert!(owner.is_some(), "every timed frame has a viewport");
+            let Some(owner) = owner.filter(|_| !result.passes.is_empty()) else {
+                return;
+            };
+            let hud = result
+                .passes
+                .iter()
+                .find(|pass| &*pass.label == HUD_PASS_LABEL)
+                .and_then(|pass| Duration::try_from_secs_f64(pass.duration_secs).ok());
+            let named = named_passes(result, hud, calibration);
+            let egui_pass = result.pass(EGUI_PASS_LABEL).and_then(|pass| {
+                let calibration = calibration?;
+                Some((
+                    calibration.gpu_to_cpu(pass.begin_gpu_nanos)?,
+                    calibration.gpu_to_cpu(pass.end_gpu_nanos)?,
+                ))
+            });
+            record(TimedGpuFrame {
+                viewport: owner,
+                frame: result.frame_id,
+                named,
+                hud_cost: hud,
+                egui_pass,
+            });
+        });
+    }
+
+    /// The latest calibration, if it can be trusted to place GPU times on the CPU clock: its
+    /// bracket no wider than 2 ms (a busy queue or a preempted thread widens it).
+    pub(crate) fn trusted_calibration(&self) -> Option<gpu_timing::ClockCalibration> {
+        self.timer
+            .calibration()
+            .filter(|c| c.uncertainty() <= MAX_CALIBRATION_UNCERTAINTY)
+    }
+
+    /// The latest timed frame `viewport` painted since the last call, with its CPU marks.
+    pub(crate) fn take_painted(&self, viewport: egui::ViewportId) -> Option<PaintedFrame> {
+        self.stamps
+            .lock()
+            .viewports
+            .get_mut(&viewport)
+            .and_then(|frame| frame.painted.take())
+    }
+
+    /// Keeps a calibration of the GPU clock against the CPU's fresh (see
+    /// [`GpuTimer::recalibrate_if_stale`]: every 10 s), so GPU times can be placed on the CPU
+    /// timeline. The calibration blocks for a few GPU round trips, so it runs on a background
+    /// thread, one at a time. Costs a lock and an atomic when fresh.
+    pub(crate) fn keep_calibrated(&self) {
+        let fresh = self
+            .timer
+            .calibration()
+            .is_some_and(|c| c.age() < self.timer.settings().recalibration_interval);
+        if fresh
+            || !self.timer.support().can_time_passes()
+            || self.calibrating.swap(true, Ordering::AcqRel)
+        {
+            return;
+        }
+        let (timer, calibrating) = (self.timer.clone(), Arc::clone(&self.calibrating));
+        let spawned = std::thread::Builder::new()
+            .name("egui-hud-gpu-calibration".to_owned())
+            .spawn(move || {
+                if let Err(error) = timer.recalibrate_if_stale() {
+                    log::debug!("egui-hud: GPU clock calibration failed: {error}");
+                }
+                calibrating.store(false, Ordering::Release);
+            });
+        if let Err(error) = spawned {
+            self.calibrating.store(false, Ordering::Release);
+            log::debug!("egui-hud: cannot calibrate the GPU clock ({error})");
+        }
+    }
+
+    /// Whether results of a frame of `viewport` are still to come: recorded and not yet
+    /// handed out, while something is in flight (an owner left by a frame the timer dropped
+    /// does not count once nothing is).
+    pub(crate) fn has_pending(&self, viewport: egui::ViewportId) -> bool {
+        let stamps = self.stamps.lock();
+        let recorded = !stamps.to_resolve.is_empty()
+            || stamps.viewports.values().any(|frame| frame.open.is_some());
+        stamps.owners.any_of(viewport) && (recorded || self.timer.has_pending())
+    }
+}
+
+/// The first callback of a viewport's frame (background layer): its `prepare` says which
+/// viewport is being painted; its `finish_prepare`, after every callback's `prepare`, writes the
+/// begin stamp of egui's pass on egui's encoder.
+struct BeginStamp {
+    shared: EguiGpuTimer,
+    viewport: egui::ViewportId,
+    sequence: u64,
+}
+
+impl egui_wgpu::CallbackTrait for BeginStamp {
+    fn prepare(
+        &self,
+        _device: &wgpu::Device,
+        _queue: &wgpu::Queue,
+        _screen: &egui_wgpu::ScreenDescriptor,
+        _egui_encoder: &mut wgpu::CommandEncoder,
+        _resources: &mut egui_wgpu::CallbackResources,
+    ) -> Vec<wgpu::CommandBuffer> {
+        let mut stamps = self.shared.stamps.lock();
+        stamps.painting = Some(self.viewport);
+        stamps
+            .viewports
+            .entry(self.viewport)
+            .or_default()
+            .render_start = Some((self.sequence, Instant::now()));
+        Vec::new()
+    }
+
+    fn finish_prepare(
+        &self,
+        _device: &wgpu::Device,
+        _queue: &wgpu::Queue,
+        egui_encoder: &mut wgpu::CommandEncoder,
+        _resources: &mut egui_wgpu::CallbackResources,
+    ) -> Vec<wgpu::CommandBuffer> {
+        let timer = &self.shared.timer;
+        let mut guard = self.shared.stamps.lock();
+        let stamps = &mut *guard;
+        stamps.painting = None;
+        let frame = stamps.viewports.entry(self.viewport).or_default();
+        if frame.egui_scope.take().is_some()
+            && let Some(unfinished) = frame.open.take()
+        {
+            // The last frame was never painted (surface lost, window hidden): its egui scope
+            // has no end stamp and validation rejects it; resolve it to free its slot.
+            stamps.to_resolve.push(unfinished);
+        }
+        // Earlier frames' stamps are all in submitted command buffers: resolve them on this
+        // encoder, which is submitted after them.
+        for frame in stamps.to_resolve.drain(..) {
+            timer.resolve_frame(frame, egui_encoder);
+        }
+        let frame = stamps.viewports.entry(self.viewport).or_default();
+        if frame.armed && timer.support().can_write_inside_passes() {
+            if frame.open.is_none() {
+                frame.open = stamps.owners.begin_frame(timer, self.viewport);
+            }
+            if let Some(open) = frame.open {
+                frame.egui_scope = timer.begin_encoder_scope(open, EGUI_PASS_LABEL, egui_encoder);
+            }
+        } else {
+            if let Some(open) = frame.open.take() {
+                // App passes only (no in-pass stamps): they were recorded in this frame's
+                // `prepare` calls, before this encoder's commands or in buffers submitted
+                // ahead of it, so resolving here is safe.
+                timer.resolve_frame(open, egui_encoder);
+            }
+            frame.armed = false;
+        }
+        Vec::new()
+    }
+
+    fn paint(
+        &self,
+        _info: egui::PaintCallbackInfo,
+        _render_pass: &mut wgpu::RenderPass<'static>,
+        _resources: &egui_wgpu::CallbackResources,
+    ) {
+    }
+}
+
+/// Painted first and last on the HUD's layer: opens and closes the HUD's own scope inside
+/// egui's pass.
+struct HudStamp {
+    shared: EguiGpuTimer,
+    viewport: egui::ViewportId,
+    begins: bool,
+}
+
+impl egui_wgpu::CallbackTrait for HudStamp {
+    fn paint(
+        &self,
+        _info: egui::PaintCallbackInfo,
+        render_pass: &mut wgpu::RenderPass<'static>,
+        _resources: &egui_wgpu::CallbackResources,
+    ) {
+        let mut stamps = self.shared.stamps.lock();
+        let Some(frame) = stamps.viewports.get_mut(&self.viewport) else {
+            return;
+        };
+        let timer = &self.shared.timer;
+        if self.begins {
+            // Only inside egui's own scope: a frame not timed has no open frame.
+            if frame.egui_scope.is_some()
+                && let Some(open) = frame.open
+            {
+                frame.hud_scope =
+                    timer.begin_scope_in_render_pass(open, HUD_PASS_LABEL, render_pass);
+            }
+        } else if let Some(scope) = frame.hud_scope.take() {
+            timer.end_scope_in_render_pass(&scope, render_pass);
+        }
+    }
+}
+
+/// Painted last (debug layer): closes egui's pass scope inside the pass.
+struct EndStamp {
+    shared: EguiGpuTimer,
+    viewport: egui::ViewportId,
+}
+
+impl egui_wgpu::CallbackTrait for EndStamp {
+    fn paint(
+        &self,
+        _info: egui::PaintCallbackInfo,
+        render_pass: &mut wgpu::RenderPass<'static>,
+        _resources: &egui_wgpu::CallbackResources,
+    ) {
+        let mut guard = self.shared.stamps.lock();
+        let stamps = &mut *guard;
+        let Some(frame) = stamps.viewports.get_mut(&self.viewport) else {
+            return;
+        };
+        if let Some(scope) = frame.egui_scope.take() {
+            self.shared
+                .timer
+                .end_scope_in_render_pass(&scope, render_pass);
+        }
+        if let Some(open) = frame.open.take() {
+            stamps.to_resolve.push(open);
+            if let Some((sequence, render_start)) = frame.render_start.take() {
+                frame.painted = Some(PaintedFrame {
+                    sequence,
+                    frame: open,
+                    render_start,
+                    encode_end: Instant::now(),
+                });
+            }
+        }
+        // A HUD scope left open (its end was not painted) is rejected as unfinished.
+        frame.hud_scope = None;
+        frame.armed = false;
+    }
+}
+
+impl TimedGpuFrame {
+    /// One frame of GPU results timed elsewhere (no HUD scope, no calibration), for
+    /// `viewport`.
+    pub(crate) fn timed_elsewhere(
+        viewport: egui::ViewportId,
+        result: &gpu_timing::GpuFrameResult,
+    ) -> Self {
+        Self {
+            viewport,
+            frame: result.frame_id,
+            named: named_passes(result, None, None),
+            hud_cost: None,
+            egui_pass: None,
+        }
+    }
+}
+
+/// A result's passes with their shared labels, the HUD's own drawing (`hud`, measured inside
+/// egui's pass) left out of egui's pass and of the list.
+fn named_passes(
+    result: &gpu_timing::GpuFrameResult,
+    hud: Option<Duration>,
+    calibration: Option<gpu_timing::ClockCalibration>,
+) -> FramePhases {
+    let mut named = FramePhases::default();
+    for pass in &result.passes {
+        let Ok(duration) = Duration::try_from_secs_f64(pass.duration_secs) else {
+            continue;
+        };
+        if &*pass.label == HUD_PASS_LABEL {
+            continue;
+        }
+        let hud_part = hud
+            .filter(|_| &*pass.label == EGUI_PASS_LABEL)
+            .unwrap_or_default();
+        let start = calibration
+            .and_then(|c| c.gpu_to_cpu(pass.begin_gpu_nanos))
+            .map(PhaseStart::Instant);
+        named.add(
+            PhaseName::Shared(Arc::clone(&pass.label)),
+            duration.saturating_sub(hud_part),
+            start,
+        );
+    }
+    named
+}

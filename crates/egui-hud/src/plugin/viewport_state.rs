@@ -1,0 +1,677 @@
+use std::sync::Arc;
+use std::time::Duration;
+
+use profiler_core::{
+    Clock, FrameRecord, FrameSampler, FrameVerdict, LatencyMarks, MonotonicClock, ResourceMonitor,
+    Snapshot, SystemTime,
+};
+
+use profiler_core::record::frame_assembly::PaintMarks;
+use profiler_core::record::frame_log::FrameLog;
+use profiler_core::record::frame_phases::{FramePhases, PhaseName, PhaseStart};
+use profiler_core::record::frame_recorder::FrameRecorder;
+use profiler_core::record::frame_trace::{FrameCauses, FrameTrace};
+use profiler_core::record::retained_frames::TrackFrames;
+use profiler_core::record::spike_threshold::SpikeThreshold;
+
+use crate::frame::frame_facts::{FrameFacts, Pacing};
+use crate::frame::frame_in_progress::FrameInProgress;
+use crate::frame::window_fingerprint::WindowFingerprint;
+use crate::phases::cpu_phases::CpuPhases;
+use crate::plugin::hud_config::{HudConfig, ShowSettings};
+use crate::plugin::hud_draw::DrawOutcome;
+use crate::repaint::repaint_ledger::RepaintLedger;
+use crate::repaint::repaint_sites::RepaintSites;
+use crate::repaint::tick::{Tick, TickInput};
+use crate::repaint::why_reading::WhyReading;
+use crate::view::details_window::DetailsData;
+use crate::view::hud_view::HudView;
+
+/// After frames without the HUD for this long (two refresh ticks) it counts as hidden: its
+/// sampler is dropped. Measured from the first frame without it, never between frames that draw
+/// it, so an app slower than one frame per second is still measured.
+const HIDDEN_AFTER: Duration = Duration::from_secs(1);
+
+/// Everything the HUD keeps for one viewport, owned by the frame plugin: the per-frame work
+/// of the plugin's hooks is done here, by the methods it calls once per hook.
+pub(crate) struct ViewportState {
+    pub(crate) config: HudConfig,
+    clock: Arc<dyn Clock>,
+    /// The cost of one read of `clock`, calibrated when the sampler starts.
+    read_cost: Duration,
+    sample_resources: bool,
+    /// `None` while hidden: a hidden HUD keeps its view preferences and setup, nothing else.
+    sampler: Option<FrameSampler>,
+    pub(crate) frame: Option<FrameInProgress>,
+    pub(crate) tick: Tick,
+    /// How the integration ran the last frame (see [`Pacing`]).
+    pub(crate) pacing: Pacing,
+    /// `None` while `fps_monitor` has it out to draw.
+    view: Option<HudView>,
+    displayed: Option<Snapshot>,
+    refresh_hz: Option<f64>,
+    /// The window at the previous frame, to tell a window-driven frame from the tick's.
+    window: Option<WindowFingerprint>,
+    visibility: Visibility,
+    /// GPU pass labels that cannot be timed on this backend (no line; the hover says why).
+    unavailable_passes: &'static [&'static str],
+    /// GPU frames the timer could not time, from its statistics.
+    gpu_dropped_frames: u64,
+    /// The GPU clock calibration's uncertainty, when one is used.
+    gpu_clock_uncertainty: Option<Duration>,
+    /// The HUD's own GPU drawing in the latest timed frame (left out of the app's GPU time).
+    gpu_overlay_cost: Option<Duration>,
+    /// The app's CPU phases on this viewport (shared with the app's handles).
+    phases: CpuPhases,
+    /// The last frame the sampler counted, until its CPU time is reported at the next frame
+    /// (eframe tells its render time a frame late).
+    counted: Option<CountedFrame>,
+    /// The counted frames: those still waiting for their CPU time, paint marks or GPU
+    /// results, and the complete ones (the retained window and the spikes).
+    recorder: FrameRecorder,
+    /// Whether the details window is open.
+    details_open: bool,
+    /// What woke the frame in progress and why its passes were redone.
+    frame_causes: FrameCauses,
+    /// The latest frame's hand-off, for the next one's interval.
+    last_handoff: Option<Duration>,
+    /// The number of the latest frame begun: paint marks name their frame by it.
+    frame_sequence: u64,
+    /// The app's repaint requests and discards since the last refresh.
+    repaint_sites: RepaintSites,
+    /// WHY as of the last refresh.
+    why: Option<WhyReading>,
+    /// The HUD's clock at the last refresh: the window WHY's rates are over (the clock FPS
+    /// is read on).
+    last_refresh: Option<Duration>,
+    config_error_logged: bool,
+}
+
+/// Whether the HUD is drawn: calls, passes and how long it has been missing.
+#[derive(Clone, Copy, Debug, Default)]
+struct Visibility {
+    /// `cumulative_pass_nr` of the last pass that drew the HUD: a second call is a no-op.
+    last_drawn_pass: Option<u64>,
+    /// egui time at the end of the first frame, of the frames since, that ended without the
+    /// HUD; `None` while it is drawn.
+    hidden_since_secs: Option<f64>,
+}
+
+impl Default for ViewportState {
+    fn default() -> Self {
+        Self {
+            config: HudConfig::default(),
+            clock: Arc::new(MonotonicClock::new()),
+            read_cost: Duration::ZERO,
+            sample_resources: true,
+            sampler: None,
+            frame: None,
+            tick: Tick::default(),
+            pacing: Pacing::default(),
+            view: Some(HudView::default()),
+            displayed: None,
+            refresh_hz: None,
+            window: None,
+            visibility: Visibility::default(),
+            unavailable_passes: &[],
+            gpu_dropped_frames: 0,
+            gpu_clock_uncertainty: None,
+            gpu_overlay_cost: None,
+            phases: CpuPhases::default(),
+            counted: None,
+            recorder: FrameRecorder::new(0, SpikeThreshold::default()),
+            frame_causes: FrameCauses::default(),
+            last_handoff: None,
+            details_open: false,
+            frame_sequence: 0,
+            repaint_sites: RepaintSites::default(),
+            why: None,
+            last_refresh: None,
+            config_error_logged: false,
+        }
+    }
+}
+
+impl ViewportState {
+    /// The frame in progress and the clock to stamp it with.
+    pub(crate) fn frame_and_clock(&mut self) -> Option<(&mut FrameInProgress, &dyn Clock)> {
+        Some((self.frame.as_mut()?, &*self.clock))
+    }
+
+    /// What the details window shows, when it is open (copied only then).
+    pub(crate) fn details(&self) -> Option<DetailsData> {
+        let budget = self.sampler.as_ref()?.budget().duration();
+        self.details_open.then(|| {
+            DetailsData::copy(
+                self.recorder.log().retained().iter(),
+                self.recorder.log().spikes().iter(),
+                budget,
+            )
+        })
+    }
+
+    /// A copy of the retained frames and spikes, as the export track `name`.
+    pub(crate) fn copy_track(&self, name: String) -> TrackFrames {
+        let log = self.recorder.log();
+        TrackFrames {
+            name,
+            frames: log.retained().iter().cloned().collect(),
+            spikes: log.spikes().iter().cloned().collect(),
+            clock: Arc::clone(&self.clock),
+            gpu_clock_uncertainty: self.gpu_clock_uncertainty,
+        }
+    }
+
+    /// The retained frames and spikes.
+    pub(crate) fn log(&self) -> &FrameLog {
+        self.recorder.log()
+    }
+
+    /// WHY as of the last refresh.
+    pub(crate) fn why(&self) -> Option<&WhyReading> {
+        self.why.as_ref()
+    }
+
+    /// The readouts on screen.
+    pub(crate) fn displayed(&self) -> Option<&Snapshot> {
+        self.displayed.as_ref()
+    }
+
+    /// The app's phase handle for this viewport.
+    pub(crate) fn phases(&self) -> &CpuPhases {
+        &self.phases
+    }
+
+    /// The number of the latest frame begun (paint marks name their frame by it).
+    #[cfg(feature = "wgpu")]
+    pub(crate) fn frame_sequence(&self) -> u64 {
+        self.frame_sequence
+    }
+
+    /// Opens or closes the details window.
+    pub(crate) fn set_details_open(&mut self, open: bool) {
+        self.details_open = open;
+    }
+
+    /// GPU pass labels that cannot be timed on this backend.
+    pub(crate) fn set_unavailable_passes(&mut self, labels: &'static [&'static str]) {
+        self.unavailable_passes = labels;
+    }
+
+    /// The GPU timer's state for the next refresh: passes it cannot time, frames it dropped,
+    /// its calibration's uncertainty.
+    #[cfg(feature = "wgpu")]
+    pub(crate) fn set_gpu_status(
+        &mut self,
+        unavailable_passes: &'static [&'static str],
+        dropped_frames: u64,
+        clock_uncertainty: Option<Duration>,
+    ) {
+        self.unavailable_passes = unavailable_passes;
+        self.gpu_dropped_frames = dropped_frames;
+        self.gpu_clock_uncertainty = clock_uncertainty;
+    }
+
+    /// The view, out for drawing (a default one the first time).
+    pub(crate) fn take_view(&mut self) -> HudView {
+        self.view.take().unwrap_or_default()
+    }
+
+    /// After the HUD drew: the view comes back, the details window's state is kept, the time
+    /// since `started` is the HUD's cost, and a resize redoes the pass.
+    pub(crate) fn end_draw(&mut self, drawn: DrawOutcome) {
+        self.view = Some(drawn.view);
+        self.details_open = drawn.details_open;
+        if let Some((frame, clock)) = self.frame_and_clock() {
+            frame.discard_requested |= drawn.resized;
+            if let Some(started) = drawn.started {
+                frame.add_cost_since(clock, started);
+            }
+        }
+    }
+
+    /// A pass ended: the app's requests egui recorded for it (`causes`; the HUD's own, from
+    /// `own_file`, left out of the frame's) and its discard reasons go to WHY and to the
+    /// frame's causes. Those of the frame's first pass (`pass_index` 0) are the ones that
+    /// woke it.
+    pub(crate) fn record_pass_causes(
+        &mut self,
+        causes: &[egui::RepaintCause],
+        own_file: &str,
+        platform: &egui::PlatformOutput,
+        pass_index: usize,
+        discarded: bool,
+    ) {
+        self.repaint_sites.record_requests(causes, own_file);
+        self.repaint_sites
+            .record_discards(&platform.request_discard_reasons);
+        if pass_index == 0 {
+            for cause in causes.iter().filter(|cause| cause.file != own_file) {
+                self.frame_causes
+                    .add_woke_by(cause.file, cause.line, &cause.reason);
+            }
+        }
+        for reason in &platform.request_discard_reasons {
+            self.frame_causes
+                .add_discard(reason.file, reason.line, &reason.reason);
+        }
+        if !discarded {
+            self.repaint_sites
+                .record_frame(platform.num_completed_passes);
+        }
+    }
+
+    /// The frame's pass ended: a `discarded` one restarts the frame (when the HUD asked for
+    /// it) and `None` is returned; the final one (of `passes`) ends and records the frame.
+    pub(crate) fn end_pass(&mut self, discarded: bool, passes: usize) -> Option<EndedFrame> {
+        let (frame, clock) = self.frame_and_clock()?;
+        if discarded {
+            if frame.discard_requested {
+                frame.restart_after_discard(clock);
+            }
+            return None;
+        }
+        let ended_at = frame.stamp(clock);
+        let now_secs = frame.facts.time_secs;
+        let drawn = self.end_frame(ended_at, passes);
+        Some(EndedFrame { drawn, now_secs })
+    }
+
+    /// Asks for the next refresh after a frame that drew the HUD (see [`Tick::schedule`]).
+    pub(crate) fn schedule_tick(
+        &mut self,
+        ctx: &egui::Context,
+        viewport: egui::ViewportId,
+        input: TickInput,
+        ledger: &RepaintLedger,
+        output: &mut egui::FullOutput,
+    ) {
+        self.tick.schedule(ctx, viewport, input, ledger, output);
+    }
+
+    pub(crate) fn is_sampling(&self) -> bool {
+        self.sampler.is_some()
+    }
+
+    /// The display refresh rate from the platform; `None` = unknown (no clamp, 60 Hz budget).
+    pub(crate) fn set_refresh_hz(&mut self, refresh_hz: Option<f64>) {
+        self.refresh_hz = refresh_hz;
+        if let Some(sampler) = &mut self.sampler {
+            sampler.set_refresh_hz(refresh_hz);
+        }
+    }
+
+    /// A frame's first pass received `input`: the frame begins (one clock read).
+    pub(crate) fn begin_frame(&mut self, input: &egui::RawInput) {
+        let window = WindowFingerprint::of(input);
+        let facts = FrameFacts {
+            has_events: WindowFingerprint::has_events(input),
+            window_changed: self.window.replace(window).is_some_and(|w| w != window),
+            ..FrameFacts::default()
+        };
+        let frame = FrameInProgress::begin(&*self.clock, facts);
+        self.frame = Some(frame);
+        self.frame_began(frame.started);
+    }
+
+    /// What every begun frame starts: its number, its phases and causes, the previous frame's
+    /// next-start mark.
+    fn frame_began(&mut self, started: Duration) {
+        self.frame_sequence += 1;
+        self.phases.begin_frame();
+        self.frame_causes.clear();
+        if let Some(sampler) = &mut self.sampler {
+            self.recorder.frame_started(started, sampler);
+        }
+    }
+
+    /// Begins a frame from the HUD's draw when the input hook did not (the frame that starts
+    /// the sampler): no events or window state are known for it.
+    pub(crate) fn begin_frame_late(&mut self) {
+        if self.frame.is_none() && self.sampler.is_some() {
+            let mut frame = FrameInProgress::begin(&*self.clock, FrameFacts::default());
+            frame.drawn = true;
+            self.frame = Some(frame);
+            self.frame_began(frame.started);
+        }
+    }
+
+    /// Whether this pass already drew the HUD (two calls in one pass draw one HUD).
+    pub(crate) fn claim_pass(&mut self, pass_nr: u64) -> bool {
+        if self.visibility.last_drawn_pass == Some(pass_nr) {
+            return false;
+        }
+        self.visibility.last_drawn_pass = Some(pass_nr);
+        true
+    }
+
+    /// Makes sure a sampler runs with `config`; a changed capacity or clock, or a HUD hidden
+    /// for a second, starts a fresh one (with its warm-up). Returns whether one started.
+    pub(crate) fn attach(&mut self, settings: &ShowSettings, now_secs: f64) -> bool {
+        let (config, clock) = (settings.config, settings.clock.as_ref());
+        let sample_resources = settings.sample_resources;
+        let clock_changed = clock.is_some_and(|c| !Arc::ptr_eq(c, &self.clock));
+        if let Some(clock) = clock.filter(|_| clock_changed) {
+            self.clock = Arc::clone(clock);
+        }
+        self.sample_resources = sample_resources;
+        let config = match config.validate() {
+            Ok(()) => config,
+            Err(error) => {
+                if !std::mem::replace(&mut self.config_error_logged, true) {
+                    log::warn!("egui-hud: {error}; using the defaults instead");
+                }
+                HudConfig {
+                    anchor: config.anchor,
+                    offset: config.offset,
+                    ..HudConfig::default()
+                }
+            }
+        };
+        let rebuild = self.sampler.is_none()
+            || clock_changed
+            || config.capacity != self.config.capacity
+            || self.hidden_for_secs(now_secs) >= HIDDEN_AFTER.as_secs_f64();
+        if rebuild {
+            match FrameSampler::new(config.sampler_config(), Arc::clone(&self.clock)) {
+                Ok(mut sampler) => {
+                    sampler.set_refresh_hz(self.refresh_hz);
+                    self.sampler = Some(sampler);
+                }
+                Err(error) => log::warn!("egui-hud: cannot start the sampler: {error}"),
+            }
+            self.read_cost = calibrate_read_cost(&*self.clock);
+            self.forget_repaint_sites();
+            self.phases.set_shown(true, clock);
+            self.counted = None;
+            self.recorder
+                .restart(config.capacity, config.spike_threshold);
+            self.last_handoff = None;
+            self.displayed = None;
+            self.tick = Tick::default();
+            self.frame = None;
+        } else if config.frame_budget != self.config.frame_budget
+            && let Some(sampler) = &mut self.sampler
+            && let Err(error) = sampler.set_frame_budget(config.frame_budget)
+        {
+            log::warn!("egui-hud: {error}");
+        }
+        self.config = config;
+        self.visibility.hidden_since_secs = None;
+        if let Some(frame) = &mut self.frame {
+            frame.drawn = true;
+        }
+        rebuild
+    }
+
+    /// WHY starts over with the sampler: its window is on the sampler's clock.
+    fn forget_repaint_sites(&mut self) {
+        self.repaint_sites = RepaintSites::default();
+        self.why = None;
+        self.last_refresh = None;
+    }
+
+    /// Seconds since the first frame without the HUD; 0 while it is drawn.
+    fn hidden_for_secs(&self, now_secs: f64) -> f64 {
+        self.visibility
+            .hidden_since_secs
+            .map_or(0.0, |since| now_secs - since)
+    }
+
+    /// Refreshes the readouts from the sampler (and the resource thread's latest reading);
+    /// `export_note` says how the latest background export went, for a few seconds.
+    pub(crate) fn refresh(&mut self, resources: &ResourceMonitor, export_note: Option<&str>) {
+        let Some(sampler) = &mut self.sampler else {
+            return;
+        };
+        let now = sampler.now();
+        if let Some(since) = self.last_refresh.replace(now) {
+            self.why = self
+                .repaint_sites
+                .take_reading(now.saturating_sub(since).as_secs_f64());
+        }
+        let mut snapshot = sampler.snapshot();
+        if self.sample_resources {
+            snapshot.apply_resources(&resources.request());
+        }
+        snapshot.gpu_dropped_frames = self.gpu_dropped_frames;
+        snapshot.gpu_clock_uncertainty = self.gpu_clock_uncertainty;
+        snapshot.gpu_overlay_cost = self.gpu_overlay_cost;
+        if let Some(view) = &mut self.view {
+            // The frames the log completed (a few behind the sampler's), so that spike markers
+            // sit on their frames.
+            let log = self.recorder.log();
+            if log.retained().is_empty() {
+                view.set_plot(sampler.retained_draws(), snapshot.budget);
+            } else {
+                view.set_plot(log.retained().iter().map(|t| t.draw), snapshot.budget);
+            }
+            view.set_readouts(&snapshot, self.why.as_ref(), self.unavailable_passes);
+            view.set_notes(log, export_note);
+        }
+        self.displayed = Some(snapshot);
+    }
+
+    /// The frame's final pass (of `passes`) ended at `ended_at`: records it, or, after a second
+    /// of frames without the HUD, stops sampling. Returns whether the HUD was drawn in the
+    /// frame.
+    fn end_frame(&mut self, ended_at: Duration, passes: usize) -> bool {
+        let Some(frame) = self.frame.take() else {
+            return false;
+        };
+        let now_secs = frame.facts.time_secs;
+        if !frame.drawn {
+            self.visibility.hidden_since_secs.get_or_insert(now_secs);
+            if self.hidden_for_secs(now_secs) >= HIDDEN_AFTER.as_secs_f64() {
+                self.detach();
+                return false;
+            }
+        }
+        let Some(sampler) = &mut self.sampler else {
+            return false;
+        };
+        debug_assert!(
+            frame.origin.is_some(),
+            "every frame is classified by its end"
+        );
+        let record = FrameRecord {
+            draw_start: frame.started,
+            draw_end: ended_at,
+            present: Some(ended_at),
+            invalidations: frame.facts.invalidations(),
+            origin: frame.origin.unwrap_or_default(),
+            overlay_cost: frame.hud_cost(self.read_cost),
+            excluded: frame.nested_cost(),
+            back_to_back: frame.facts.back_to_back(),
+        };
+        let inside = self.phases.end_frame();
+        let counted = sampler.record_frame(record) == FrameVerdict::Counted;
+        let previous_handoff = self.last_handoff.replace(ended_at);
+        self.counted = counted.then(|| CountedFrame::of(self.frame_sequence, &record, inside));
+        if counted {
+            let request = frame.waking_request;
+            let mut trace = FrameTrace::new(self.frame_sequence, SystemTime::now());
+            trace.marks = LatencyMarks {
+                request: request.and_then(|r| self.clock.time_of(r.requested_at)),
+                due: request.and_then(|r| self.clock.time_of(r.due_at)),
+                frame_start: Some(frame.started),
+                ui_end: Some(ended_at),
+                ..LatencyMarks::default()
+            };
+            trace.draw = self.counted.as_ref().map_or(Duration::ZERO, |c| c.draw);
+            trace.handoff_interval = previous_handoff
+                .filter(|_| record.back_to_back)
+                .map(|previous| ended_at.saturating_sub(previous));
+            trace.invalidations = record.invalidations;
+            trace.passes = u32::try_from(passes).unwrap_or(u32::MAX);
+            trace.causes.clone_from(&self.frame_causes);
+            self.recorder.frame_counted(trace, sampler);
+        }
+        frame.drawn
+    }
+
+    /// Reports the last counted frame's CPU time, now that whatever followed its draw is
+    /// known: the phases timed between it and this frame and, from eframe, its whole CPU time
+    /// (`eframe_cpu_usage`, which eframe hands to the next frame). Nothing is reported for an
+    /// app that times no phase and gives no eframe frame: then FRAME stands for the CPU side.
+    pub(crate) fn report_cpu_time(&mut self, eframe_cpu_usage: Option<Duration>) {
+        let (between, reported) = self.phases.take_between_and_reported();
+        let (Some(counted), Some(sampler)) = (self.counted.take(), &mut self.sampler) else {
+            return;
+        };
+        // eframe's figure covers the raw draw (the HUD included) and what followed it:
+        // tessellation, upload, callbacks' prepare, encoding.
+        let render = eframe_cpu_usage.map(|cpu| cpu.saturating_sub(counted.raw_draw));
+        if counted.inside.is_empty()
+            && between.is_empty()
+            && reported.is_empty()
+            && render.is_none()
+        {
+            return;
+        }
+        let total = counted.draw + between.total() + render.unwrap_or_default();
+        let mut phases = FramePhases::default();
+        if let Some(render) = render {
+            let (start, ui_end) = (counted.start, counted.start + counted.raw_draw);
+            phases.add(
+                PhaseName::Static("ui"),
+                counted.draw,
+                Some(PhaseStart::Clock(start)),
+            );
+            phases.add(
+                PhaseName::Static("render"),
+                render,
+                Some(PhaseStart::Clock(ui_end)),
+            );
+        }
+        for set in [&counted.inside, &between, &reported] {
+            for phase in set.entries() {
+                phases.add_phase(phase);
+            }
+        }
+        sampler.record_cpu_frame(total, phases.iter());
+        self.recorder.cpu_reported(counted.sequence, total, phases);
+    }
+
+    fn detach(&mut self) {
+        self.visibility.hidden_since_secs = None;
+        self.sampler = None;
+        self.forget_repaint_sites();
+        self.phases.set_shown(false, None);
+        self.counted = None;
+        self.recorder.restart(0, self.config.spike_threshold);
+        self.displayed = None;
+        self.frame = None;
+        self.tick = Tick::default();
+        if let Some(view) = &mut self.view {
+            view.clear_readouts();
+        }
+    }
+
+    #[cfg(feature = "wgpu")]
+    /// Records one frame's GPU results (labelled pass durations) as they arrive, and its GPU
+    /// marks on the latency path.
+    pub(crate) fn record_gpu_frame(&mut self, frame: crate::gpu::egui_gpu_timer::TimedGpuFrame) {
+        if frame.hud_cost.is_some() {
+            self.gpu_overlay_cost = frame.hud_cost;
+        }
+        let now = self.clock.now();
+        let Some(sampler) = &mut self.sampler else {
+            return;
+        };
+        sampler.record_gpu_frame(now, frame.named.iter());
+        let clock = &self.clock;
+        let egui_pass = frame
+            .egui_pass
+            .and_then(|(begin, end)| Some((clock.time_of(begin)?, clock.time_of(end)?)));
+        let total = frame.named.total();
+        self.recorder.gpu_done(
+            frame.frame.index(),
+            (total, frame.named),
+            egui_pass,
+            sampler,
+        );
+    }
+
+    #[cfg(feature = "wgpu")]
+    /// The renderer's marks of the latest frame painted with stamps, if any.
+    pub(crate) fn record_painted(
+        &mut self,
+        painted: Option<crate::gpu::egui_gpu_timer::PaintedFrame>,
+    ) {
+        let paint = painted.map(|painted| PaintMarks {
+            sequence: painted.sequence,
+            gpu_frame: painted.frame.index(),
+            render_start: self.clock.time_of(painted.render_start),
+            encode_end: self.clock.time_of(painted.encode_end),
+        });
+        self.record_paint(paint);
+    }
+
+    /// The paint marks of the latest frame painted with stamps; `None` also hands on the
+    /// frames that were not (glow, no GPU timer): they are complete.
+    pub(crate) fn record_paint(&mut self, paint: Option<PaintMarks>) {
+        let Some(sampler) = &mut self.sampler else {
+            return;
+        };
+        self.recorder.painted(paint, sampler);
+    }
+
+    #[cfg(feature = "wgpu")]
+    /// Whether the frame in progress is the app's (not only the HUD's tick).
+    pub(crate) fn frame_is_apps(&self) -> bool {
+        self.frame
+            .is_some_and(|f| f.origin == Some(profiler_core::FrameOrigin::App))
+    }
+}
+
+/// A frame that ended, as the plugin needs it to ask for the next refresh.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct EndedFrame {
+    /// Whether the HUD was drawn in it.
+    pub(crate) drawn: bool,
+    /// egui's time at its input.
+    pub(crate) now_secs: f64,
+}
+
+/// The cost of one read of `clock`: the least of a few back-to-back pairs (a real clock is
+/// interrupted now and then; a test clock that steps on every read gives its step).
+fn calibrate_read_cost(clock: &dyn Clock) -> Duration {
+    (0..4)
+        .map(|_| {
+            let first = clock.now();
+            clock.now().saturating_sub(first)
+        })
+        .min()
+        .unwrap_or_default()
+}
+
+/// The last frame the sampler counted, kept until its CPU time is reported.
+#[derive(Clone, Debug)]
+struct CountedFrame {
+    /// The HUD's number for the frame.
+    sequence: u64,
+    /// Its draw as FRAME counts it: without the HUD's cost and nested viewports.
+    draw: Duration,
+    /// Its draw from the first pass's start to the final pass's end, all included.
+    raw_draw: Duration,
+    /// When it started, on the HUD's clock.
+    start: Duration,
+    /// Phases timed inside it.
+    inside: FramePhases,
+}
+
+impl CountedFrame {
+    fn of(sequence: u64, record: &FrameRecord, inside: FramePhases) -> Self {
+        let raw_draw = record.draw_end.saturating_sub(record.draw_start);
+        Self {
+            sequence,
+            draw: raw_draw
+                .saturating_sub(record.overlay_cost)
+                .saturating_sub(record.excluded),
+            raw_draw,
+            start: record.draw_start,
+            inside,
+        }
+    }
+}

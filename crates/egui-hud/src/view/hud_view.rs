@@ -1,0 +1,753 @@
+use std::fmt::Write as _;
+use std::sync::Arc;
+use std::time::Duration;
+
+use egui::{FontId, Galley, Role, Sense, Stroke, pos2, vec2};
+use profiler_core::{Bound, LatencyReading, LatencyStage, Snapshot};
+
+use crate::repaint::why_reading::WhyReading;
+use crate::view::hud_palette::HudPalette;
+use crate::view::main_readout::MainReadout;
+use crate::view::readout_row::{ReadoutRow, format_duration, format_percent};
+use crate::view::text_cache::TextCache;
+use profiler_core::record::frame_log::FrameLog;
+
+/// Width of the HUD's content, in points.
+const CONTENT_WIDTH: f32 = 196.0;
+/// Height of the frame-time plot, in points.
+const PLOT_HEIGHT: f32 = 40.0;
+/// Characters of the name column: the rows use a monospace font so the values line up.
+const NAME_COLUMN_CHARS: usize = 9;
+/// Width of a GPU pass's budget bar at 100 % of the budget.
+const BAR_WIDTH: f32 = 24.0;
+
+/// What the HUD shows between ticks: the readouts formatted at the last refresh, laid out once
+/// per refresh (or theme / scale change), so a frame between ticks only paints.
+#[derive(Default)]
+pub(crate) struct HudView {
+    pub(crate) mode: MainReadout,
+    pub(crate) collapsed: bool,
+    rows: Vec<ReadoutRow>,
+    max_fps: Option<f64>,
+    fps: Option<f64>,
+    hover: String,
+    /// Retained draw times in ms, oldest first, and the budget, at the last refresh.
+    plot_millis: Vec<f32>,
+    plot_budget_millis: f32,
+    /// The plot's top in ms: fits the samples, so a fast UI still shows its variation.
+    plot_top_millis: f32,
+    /// Plot indices of the frames kept as spikes.
+    spike_marks: Vec<usize>,
+    /// The details control was clicked in this pass.
+    pub(crate) details_clicked: bool,
+    /// The latency bar: the median of each stage on the path that has frames, path order.
+    latency_p50: Vec<(LatencyStage, Duration)>,
+    layout: Option<Layout>,
+    /// A one-glyph galley laid out through egui's galley cache every pass. egui empties that
+    /// cache exactly when galleys stop being valid (the font atlas was full and cleared, text
+    /// options or fonts changed); a different `Arc` back means the kept layout points into an
+    /// old atlas and must be redone before it is painted.
+    atlas_sentinel: Option<Arc<Galley>>,
+    /// Words and characters laid out once, placed again at every refresh.
+    text: TextCache,
+    /// What the kept galleys were laid out for: theme, scale and font atlas size.
+    look: Option<(bool, f32, [usize; 2])>,
+}
+
+/// The HUD laid out for the current readouts and mode (valid for the view's `look`):
+/// backdrop, text, bars and plot tessellated once into one mesh. A frame between refreshes
+/// re-emits that mesh: no widget per row, no text or path tessellated again.
+struct Layout {
+    mode: MainReadout,
+    collapsed: bool,
+    /// The whole HUD, from its top-left corner.
+    size: egui::Vec2,
+    /// The main readout (number and label), clickable.
+    readout: egui::Rect,
+    /// The control that opens the details window (expanded only), clickable.
+    details: Option<egui::Rect>,
+    /// The rows as one text, for screen readers (and tests); empty when collapsed.
+    rows_text: String,
+    /// Everything painted, tessellated at the origin, and the same moved to where the HUD was
+    /// last drawn.
+    mesh: Arc<egui::Mesh>,
+    placed: Option<(egui::Pos2, Arc<egui::Mesh>)>,
+}
+
+/// Space around the HUD's content, in points.
+const MARGIN: f32 = 8.0;
+/// Horizontal and vertical space between items, in points.
+const SPACING: egui::Vec2 = vec2(4.0, 1.0);
+/// The control under the plot that opens the details window.
+const DETAILS_LABEL: &str = "details ▸";
+
+/// Gap between the big number and its label, in points.
+const LABEL_GAP: f32 = 6.0;
+
+impl HudView {
+    /// The main readout's widget id on `viewport`: clicks on it are read before the HUD is laid
+    /// out, so the HUD is drawn at its new size in the pass that saw the click.
+    pub(crate) fn readout_id(viewport: egui::ViewportId) -> egui::Id {
+        egui::Id::unique(("egui_hud_main_readout", viewport))
+    }
+
+    /// Applies a right-click (switch MAX FPS / FPS) or left-click (collapse / expand) on the
+    /// main readout. Returns whether the HUD changed size.
+    pub(crate) fn apply_clicks(&mut self, readout: &egui::Response) -> bool {
+        if readout.secondary_clicked() {
+            self.mode = self.mode.toggled();
+        }
+        if readout.clicked() {
+            self.collapsed = !self.collapsed;
+        }
+        readout.secondary_clicked() || readout.clicked()
+    }
+
+    pub(crate) fn clear_readouts(&mut self) {
+        self.rows.clear();
+        self.max_fps = None;
+        self.fps = None;
+        self.plot_millis.clear();
+        self.layout = None;
+    }
+
+    pub(crate) fn set_readouts(
+        &mut self,
+        snapshot: &Snapshot,
+        why: Option<&WhyReading>,
+        unavailable_passes: &[&'static str],
+    ) {
+        self.rows = ReadoutRow::from_snapshot(snapshot);
+        if let Some(why) = why {
+            ReadoutRow::push_why(&mut self.rows, why);
+        }
+        self.max_fps = snapshot.max_fps;
+        self.fps = snapshot.fps;
+        self.latency_p50.clear();
+        self.latency_p50.extend(
+            snapshot
+                .latency
+                .iter()
+                .filter(|r| r.stage != LatencyStage::TimerLateness)
+                .filter_map(|r| Some((r.stage, r.p50?))),
+        );
+        self.hover = hover_text(snapshot);
+        push_latency_hover(&mut self.hover, &snapshot.latency);
+        if let Some(first) = unavailable_passes.first() {
+            let _ = write!(
+                self.hover,
+                "\nGPU: {first}'s pass cannot be timed here (glow, WebGL, or wgpu without TIMESTAMP_QUERY_INSIDE_PASSES)"
+            );
+        }
+        if let Some(uncertainty) = snapshot.gpu_clock_uncertainty {
+            let _ = write!(
+                self.hover,
+                "\n  GPU marks ± {} (clock calibration)",
+                format_duration(uncertainty)
+            );
+        }
+        if let Some(why) = why {
+            push_why_hover(&mut self.hover, why);
+        }
+        self.layout = None;
+    }
+
+    /// The SPIKES row (count and worst), the spikes' marks on the plot and their anatomy in
+    /// the hover text; the outcome of the latest background export, while it is recent.
+    pub(crate) fn set_notes(&mut self, log: &FrameLog, export_note: Option<&str>) {
+        let spikes = log.spikes();
+        self.spike_marks.clear();
+        self.spike_marks.extend(
+            log.retained()
+                .iter()
+                .enumerate()
+                .filter_map(|(index, trace)| {
+                    let start = trace.marks.frame_start?;
+                    spikes.iter().any(|s| s.at == start).then_some(index)
+                }),
+        );
+        if let Some(worst) = spikes.iter().max_by_key(|s| s.worst) {
+            self.rows.push(ReadoutRow::new(
+                "SPIKES",
+                format!("{} · worst {}", spikes.len(), format_duration(worst.worst)),
+                None,
+            ));
+            let _ = write!(self.hover, "\nworst spike: {}", worst.summary());
+            for spike in spikes.iter().rev().take(3) {
+                let _ = write!(self.hover, "\n  spike: {}", spike.summary());
+            }
+        }
+        if let Some(note) = export_note {
+            let note: String = note.chars().take(40).collect();
+            self.rows.push(ReadoutRow::new("EXPORT", note, None));
+        }
+        self.layout = None;
+    }
+
+    pub(crate) fn set_plot(&mut self, draws: impl Iterator<Item = Duration>, budget: Duration) {
+        self.plot_millis.clear();
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "milliseconds for a 40-point plot"
+        )]
+        self.plot_millis
+            .extend(draws.map(|d| (d.as_secs_f64() * 1e3) as f32));
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "milliseconds for a 40-point plot"
+        )]
+        let budget_millis = (budget.as_secs_f64() * 1e3) as f32;
+        self.plot_budget_millis = budget_millis;
+        let max_sample = self.plot_millis.iter().copied().fold(0.0, f32::max);
+        // Headroom above the slowest frame; never so small that noise fills the plot.
+        self.plot_top_millis = (max_sample * 1.25).max(budget_millis * 0.05).max(0.01);
+        self.layout = None;
+    }
+
+    /// The big number for the current mode.
+    fn main_value(&self) -> Option<f64> {
+        match self.mode {
+            MainReadout::MaxFps => self.max_fps,
+            MainReadout::Fps => self.fps,
+        }
+    }
+
+    /// Draws the HUD into `ui`; the main readout senses clicks under `readout_id`.
+    pub(crate) fn ui(&mut self, ui: &mut egui::Ui, readout_id: egui::Id) {
+        let dark_mode = ui.visuals().dark_mode;
+        let palette = HudPalette::for_theme(dark_mode);
+        self.ensure_layout(ui, dark_mode, &palette);
+        let value = self.main_value();
+        let (mode, hover) = (self.mode, &self.hover);
+        let Some(layout) = &mut self.layout else {
+            return;
+        };
+        let (rect, body) = ui.allocate_exact_size(layout.size, Sense::hover());
+        let origin = rect.min;
+        let mesh = match &layout.placed {
+            Some((at, mesh)) if *at == origin => Arc::clone(mesh),
+            _ => {
+                let mut mesh = (*layout.mesh).clone();
+                mesh.translate(origin.to_vec2());
+                let mesh = Arc::new(mesh);
+                layout.placed = Some((origin, Arc::clone(&mesh)));
+                mesh
+            }
+        };
+        ui.painter().add(egui::Shape::Mesh(mesh));
+        if !layout.rows_text.is_empty() {
+            body.widget_info(|| egui::WidgetInfo::labeled(Role::Label, true, &layout.rows_text));
+        }
+        let readout = ui.interact(
+            layout.readout.translate(origin.to_vec2()),
+            readout_id,
+            Sense::click(),
+        );
+        readout.widget_info(|| {
+            let mut info = egui::WidgetInfo::labeled(Role::Button, true, mode.label());
+            info.value = value;
+            info
+        });
+        // A closure, not `on_hover_text`: the text is only built into a widget while hovered.
+        readout.on_hover_ui(|ui| {
+            ui.label(hover);
+        });
+        if let Some(details) = layout.details {
+            let control = ui.interact(
+                details.translate(origin.to_vec2()),
+                readout_id.with("details"),
+                Sense::click(),
+            );
+            control.widget_info(|| egui::WidgetInfo::labeled(Role::Button, true, DETAILS_LABEL));
+            self.details_clicked |= control.clicked();
+        }
+    }
+
+    fn ensure_layout(&mut self, ui: &egui::Ui, dark_mode: bool, palette: &HudPalette) {
+        let pixels_per_point = ui.pixels_per_point();
+        let (font_image_size, sentinel) = ui.ctx().fonts_mut(|fonts| {
+            let sentinel =
+                fonts.layout_no_wrap("0".to_owned(), FontId::monospace(10.0), palette.dim);
+            (fonts.font_image_size(), sentinel)
+        });
+        let atlas_kept = self
+            .atlas_sentinel
+            .as_ref()
+            .is_some_and(|kept| Arc::ptr_eq(kept, &sentinel));
+        self.atlas_sentinel = Some(sentinel);
+        let look = (dark_mode, pixels_per_point, font_image_size);
+        let same_look = atlas_kept && self.look == Some(look);
+        self.look = Some(look);
+        if same_look
+            && self
+                .layout
+                .as_ref()
+                .is_some_and(|l| l.mode == self.mode && l.collapsed == self.collapsed)
+        {
+            return;
+        }
+        if !same_look {
+            self.text.clear();
+        }
+        let painter = ui.painter();
+        let tessellator = egui::epaint::Tessellator::new(
+            pixels_per_point,
+            ui.ctx().tessellation_options(|o| *o),
+            font_image_size,
+            Vec::new(), // no circles
+        );
+        let mut text = std::mem::take(&mut self.text);
+        self.layout = Some(self.lay_out(painter, palette, &mut text, tessellator));
+        self.text = text;
+    }
+
+    /// Lays the HUD out from its top-left corner and tessellates it into one mesh.
+    fn lay_out(
+        &self,
+        painter: &egui::Painter,
+        palette: &HudPalette,
+        text: &mut TextCache,
+        mut tessellator: egui::epaint::Tessellator,
+    ) -> Layout {
+        let number_font = FontId::monospace(if self.collapsed { 14.0 } else { 26.0 });
+        let number_text = self
+            .main_value()
+            .map_or_else(|| "--".to_owned(), format_fps);
+        let label = text.word(painter, self.mode.label(), &FontId::monospace(10.0));
+        let mut shapes = Vec::new();
+        let number = text.place(
+            painter,
+            &number_text,
+            &number_font,
+            (pos2(MARGIN, MARGIN), palette.text),
+            &mut shapes,
+        );
+        let readout = egui::Rect::from_min_size(
+            pos2(MARGIN, MARGIN),
+            vec2(number.x + LABEL_GAP + label.size().x, number.y),
+        );
+        let label_pos = pos2(
+            readout.min.x + number.x + LABEL_GAP,
+            readout.max.y - label.size().y - 3.0,
+        );
+        shapes.push(egui::Shape::galley(label_pos, label, palette.dim));
+        let mut rows_text = String::new();
+        let mut details = None;
+        let mut bottom = readout.max.y;
+        let mut width = readout.width();
+        if !self.collapsed {
+            width = width.max(CONTENT_WIDTH);
+            let (rows_bottom, rows_width) =
+                self.row_shapes(painter, palette, text, bottom, &mut shapes, &mut rows_text);
+            bottom = rows_bottom;
+            width = width.max(rows_width);
+            bottom = self.latency_shapes(painter, palette, text, bottom, &mut shapes);
+            let plot = egui::Rect::from_min_size(
+                pos2(MARGIN, bottom + SPACING.y),
+                vec2(CONTENT_WIDTH, PLOT_HEIGHT),
+            );
+            self.plot_shapes(plot, palette, &mut shapes);
+            let scale = Duration::try_from_secs_f64(f64::from(self.plot_top_millis) / 1e3)
+                .map(format_duration)
+                .unwrap_or_default();
+            text.place(
+                painter,
+                &scale,
+                &FontId::monospace(9.0),
+                (plot.min, palette.dim),
+                &mut shapes,
+            );
+            bottom = plot.max.y;
+            let size = text.place(
+                painter,
+                DETAILS_LABEL,
+                &FontId::monospace(9.0),
+                (pos2(MARGIN, bottom + 2.0), palette.dim),
+                &mut shapes,
+            );
+            details = Some(egui::Rect::from_min_size(pos2(MARGIN, bottom + 2.0), size));
+            bottom += 2.0 + size.y;
+        }
+        let size = vec2(width + 2.0 * MARGIN, bottom + MARGIN);
+        let backdrop = egui::epaint::RectShape::new(
+            egui::Rect::from_min_size(egui::Pos2::ZERO, size),
+            6,
+            palette.backdrop,
+            Stroke::new(1.0, palette.border),
+            egui::StrokeKind::Inside,
+        );
+        let mut mesh = egui::Mesh::default();
+        tessellator.tessellate_shape(egui::Shape::Rect(backdrop), &mut mesh);
+        for shape in shapes {
+            tessellator.tessellate_shape(shape, &mut mesh);
+        }
+        Layout {
+            mode: self.mode,
+            collapsed: self.collapsed,
+            size,
+            readout,
+            details,
+            rows_text,
+            mesh: Arc::new(mesh),
+            placed: None,
+        }
+    }
+
+    /// Lays the rows out below `top`: each name, its value and, for a GPU pass, its budget
+    /// bar; collects their text for screen readers. Returns the bottom of the last row and the
+    /// widest row's width.
+    fn row_shapes(
+        &self,
+        painter: &egui::Painter,
+        palette: &HudPalette,
+        text: &mut TextCache,
+        top: f32,
+        shapes: &mut Vec<egui::Shape>,
+        rows_text: &mut String,
+    ) -> (f32, f32) {
+        let (mut bottom, mut width) = (top, 0.0_f32);
+        for row in &self.rows {
+            let name = text.word(painter, &name_column(row), &row_font());
+            let pos = pos2(MARGIN, bottom + SPACING.y);
+            let value = text.place(
+                painter,
+                &row.value,
+                &row_font(),
+                (pos2(pos.x + name.size().x, pos.y), palette.grade(row.grade)),
+                shapes,
+            );
+            let height = name.size().y;
+            width = width.max(name.size().x + value.x);
+            if let Some(fraction) = row.budget_fraction {
+                let left = pos.x + name.size().x + value.x + SPACING.x;
+                width = width.max(left - pos.x + BAR_WIDTH * 1.5);
+                let colour = if fraction <= 1.0 {
+                    palette.within
+                } else {
+                    palette.far_over
+                };
+                shapes.push(egui::Shape::rect_filled(
+                    egui::Rect::from_min_size(
+                        pos2(left, pos.y + height / 2.0 - 2.0),
+                        vec2(BAR_WIDTH * fraction.clamp(0.0, 1.5), 4.0),
+                    ),
+                    1.0,
+                    colour,
+                ));
+                shapes.push(egui::Shape::vline(
+                    left + BAR_WIDTH,
+                    pos.y..=pos.y + height,
+                    Stroke::new(1.0, palette.dim),
+                ));
+            }
+            if !rows_text.is_empty() {
+                rows_text.push('\n');
+            }
+            rows_text.push_str(name.text().trim_start());
+            rows_text.push_str(&row.value);
+            bottom = pos.y + height;
+            shapes.push(egui::Shape::galley(pos, name, palette.dim));
+        }
+        (bottom, width)
+    }
+
+    /// The latency bar below `top`: one segment per stage, as wide as its median's share of
+    /// the path, and a legend of the stages in their colours. Returns its bottom.
+    fn latency_shapes(
+        &self,
+        painter: &egui::Painter,
+        palette: &HudPalette,
+        text: &mut TextCache,
+        top: f32,
+        shapes: &mut Vec<egui::Shape>,
+    ) -> f32 {
+        let total: Duration = self.latency_p50.iter().map(|&(_, p50)| p50).sum();
+        if self.latency_p50.is_empty() {
+            return top;
+        }
+        let bar = egui::Rect::from_min_size(pos2(MARGIN, top + 3.0), vec2(CONTENT_WIDTH, 5.0));
+        let mut left = bar.min.x;
+        let colour = |stage: LatencyStage| {
+            let index = LatencyStage::ALL
+                .iter()
+                .filter(|&&s| s != LatencyStage::TimerLateness)
+                .position(|&s| s == stage)
+                .unwrap_or(0);
+            palette.stages.get(index).copied().unwrap_or(palette.dim)
+        };
+        for &(stage, p50) in &self.latency_p50 {
+            #[expect(
+                clippy::cast_possible_truncation,
+                reason = "a bar segment needs no f64 precision"
+            )]
+            let share = (p50.as_secs_f64() / total.as_secs_f64().max(1e-9)) as f32;
+            let right = left + bar.width() * share;
+            shapes.push(egui::Shape::rect_filled(
+                egui::Rect::from_min_max(pos2(left, bar.min.y), pos2(right, bar.max.y)),
+                0.0,
+                colour(stage),
+            ));
+            left = right;
+        }
+        // Legend: "stage p50" in the stage's colour, wrapped to the content width.
+        let font = FontId::monospace(9.0);
+        let (mut x, mut y, mut line_height) = (bar.min.x, bar.max.y + 2.0, 0.0_f32);
+        for &(stage, p50) in &self.latency_p50 {
+            let entry = format!("{} {}", stage.name(), format_duration(p50));
+            let size = text.measure(painter, &entry, &font);
+            if x > bar.min.x && x + size.x > bar.max.x {
+                (x, y) = (bar.min.x, y + line_height);
+            }
+            text.place(painter, &entry, &font, (pos2(x, y), colour(stage)), shapes);
+            x += size.x + 2.0 * SPACING.x;
+            line_height = line_height.max(size.y);
+        }
+        y + line_height
+    }
+
+    /// The retained draw times as a line, newest on the right, scaled to fit them, with the
+    /// budget as a horizontal line when it is in range. Painted directly: egui_plot costs 11.6
+    /// µs per frame here against 6.4 µs for the painter (measured by `benches/hud_cost.rs`),
+    /// allocates and senses input every frame, and puts its box zoom on the right button the
+    /// HUD uses.
+    fn plot_shapes(&self, rect: egui::Rect, palette: &HudPalette, shapes: &mut Vec<egui::Shape>) {
+        let y_of =
+            |ms: f32| rect.bottom() - (ms / self.plot_top_millis).clamp(0.0, 1.0) * rect.height();
+        shapes.push(egui::Shape::hline(
+            rect.x_range(),
+            rect.bottom(),
+            Stroke::new(1.0, palette.border),
+        ));
+        if self.plot_budget_millis <= self.plot_top_millis {
+            shapes.push(egui::Shape::hline(
+                rect.x_range(),
+                y_of(self.plot_budget_millis),
+                Stroke::new(1.0, palette.over),
+            ));
+        }
+        if self.plot_millis.len() < 2 {
+            return;
+        }
+        #[expect(
+            clippy::cast_precision_loss,
+            reason = "at most a few thousand plot points"
+        )]
+        let step = rect.width() / (self.plot_millis.len() - 1) as f32;
+        let points: Vec<egui::Pos2> = self
+            .plot_millis
+            .iter()
+            .enumerate()
+            .map(|(i, &ms)| {
+                #[expect(
+                    clippy::cast_precision_loss,
+                    reason = "at most a few thousand plot points"
+                )]
+                let x = rect.left() + step * i as f32;
+                pos2(x, y_of(ms))
+            })
+            .collect();
+        // Spikes: a short tick above their point.
+        for &index in &self.spike_marks {
+            if let Some(point) = points.get(index) {
+                shapes.push(egui::Shape::vline(
+                    point.x,
+                    rect.top()..=point.y.max(rect.top() + 3.0),
+                    Stroke::new(1.0, palette.far_over),
+                ));
+            }
+        }
+        shapes.push(egui::Shape::line(
+            points,
+            Stroke::new(1.0, palette.plot_line),
+        ));
+    }
+}
+
+fn format_fps(fps: f64) -> String {
+    if fps < 10.0 {
+        format!("{fps:.1}")
+    } else {
+        format!("{fps:.0}")
+    }
+}
+
+/// The rows' font: monospace, so the name column lines the values up.
+fn row_font() -> FontId {
+    FontId::monospace(11.0)
+}
+
+/// A row's name padded to the name column (indented for a GPU pass).
+fn name_column(row: &ReadoutRow) -> String {
+    let indent = if row.indented { "  " } else { "" };
+    let name_chars = NAME_COLUMN_CHARS
+        .saturating_sub(indent.len())
+        .max(row.name.len() + 1);
+    format!("{indent}{:<name_chars$}", row.name)
+}
+
+fn hover_text(snapshot: &Snapshot) -> String {
+    let mut lines = Vec::with_capacity(6);
+    if let Some(cost) = snapshot.overlay_cost {
+        lines.push(format!(
+            "HUD {} per frame (left out of FRAME)",
+            format_duration(cost)
+        ));
+    }
+    lines.push(format!(
+        "budget {} ({})",
+        format_duration(snapshot.budget),
+        snapshot.refresh_hz.map_or_else(
+            || "no refresh rate: 60 Hz".to_owned(),
+            |hz| format!("{hz:.2} Hz display")
+        ),
+    ));
+    lines.push(format!(
+        "{} draw samples, {} HUD tick frames excluded",
+        snapshot.samples, snapshot.self_induced_frames
+    ));
+    if let (Some(Bound::Gpu), Some(gpu)) = (snapshot.max_fps_set_by, snapshot.gpu_frame) {
+        lines.push(format!(
+            "MAX FPS set by the GPU: {} a frame, longer than FRAME",
+            format_duration(gpu)
+        ));
+    }
+    if let Some(cost) = snapshot.gpu_overlay_cost {
+        lines.push(format!(
+            "HUD GPU {} per frame (left out of GPU)",
+            format_duration(cost)
+        ));
+    }
+    if snapshot.gpu_dropped_frames > 0 {
+        lines.push(format!(
+            "{} GPU frames not timed (the timer's ring was full or a readback came late)",
+            snapshot.gpu_dropped_frames
+        ));
+    }
+    let rejected = snapshot.rejected.total();
+    if rejected > 0 {
+        lines.push(format!(
+            "{rejected} impossible timestamps rejected (time went back)"
+        ));
+    }
+    if let Some(counter) = snapshot.memory_counter {
+        lines.push(format!("MEM counter: {}", counter.name()));
+    }
+    lines.push("Right-click: MAX FPS / FPS. Left-click: collapse.".to_owned());
+    lines.join("\n")
+}
+
+/// The hover lines of the latency path: each stage's p50 / p95 / max, "—" for a stage no
+/// retained frame had both marks for.
+fn push_latency_hover(hover: &mut String, latency: &[LatencyReading]) {
+    if latency.is_empty() {
+        return;
+    }
+    hover.push_str("\nlatency p50 / p95 / max:");
+    for reading in latency {
+        let _ = write!(hover, "\n  {:<6} ", reading.stage.name());
+        match (reading.p50, reading.p95, reading.max) {
+            (Some(p50), Some(p95), Some(max)) => {
+                let _ = write!(
+                    hover,
+                    "{} / {} / {} ({} frames)",
+                    format_duration(p50),
+                    format_duration(p95),
+                    format_duration(max),
+                    reading.frames
+                );
+            }
+            _ => hover.push('—'),
+        }
+    }
+}
+
+/// One hover line for a call site: `prefix rate/s file:line “reason”`.
+fn push_site_line(
+    hover: &mut String,
+    prefix: &str,
+    site: &crate::repaint::why_reading::RepaintSiteRate,
+) {
+    let _ = write!(
+        hover,
+        "\n{prefix} {:.1}/s {}",
+        site.per_sec,
+        site.short_location()
+    );
+    if let Some(reason) = &site.reason {
+        let _ = write!(hover, " \u{201c}{reason}\u{201d}");
+    }
+}
+
+/// The hover lines of WHY: the top five call sites with their reasons, the share of frames
+/// that took more than one pass, and why passes were discarded.
+fn push_why_hover(hover: &mut String, why: &WhyReading) {
+    if why.top_sites.is_empty() {
+        hover.push_str("\nWHY: no repaint requests from the app");
+    }
+    for site in &why.top_sites {
+        push_site_line(hover, "WHY", site);
+    }
+    if why.other_sites_per_sec > 0.0 {
+        let _ = write!(
+            hover,
+            "\nWHY {:.1}/s from other sites",
+            why.other_sites_per_sec
+        );
+    }
+    if let Some(share) = why.multi_pass_frames.filter(|&share| share > 0.0) {
+        let _ = write!(
+            hover,
+            "\n{} of frames took more than one pass",
+            format_percent(share * 100.0)
+        );
+        for reason in &why.top_discard_reasons {
+            push_site_line(hover, "  discard", reason);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The HUD's mesh after one pass that draws `view`.
+    fn drawn_mesh(ctx: &egui::Context, view: &mut HudView) -> Arc<egui::Mesh> {
+        let id = egui::Id::unique("readout");
+        let mut output = ctx.run_ui(egui::RawInput::default(), |ui| view.ui(ui, id));
+        output.textures_delta.clear(); // nothing paints here
+        let layout = view.layout.as_ref().expect("laid out");
+        Arc::clone(&layout.mesh)
+    }
+
+    #[test]
+    fn the_hover_says_when_the_gpu_sets_max_fps() {
+        let mut snapshot =
+            Snapshot::empty(profiler_core::FrameBudget::new(None).expect("no pinned budget"));
+        snapshot.frame = Some(Duration::from_micros(200));
+        snapshot.gpu_frame = Some(Duration::from_millis(40));
+        snapshot.max_fps_set_by = Some(Bound::Gpu);
+        assert!(
+            hover_text(&snapshot).contains("MAX FPS set by the GPU: 40.0 ms"),
+            "{}",
+            hover_text(&snapshot)
+        );
+        snapshot.max_fps_set_by = Some(Bound::Cpu);
+        assert!(!hover_text(&snapshot).contains("set by the GPU"));
+    }
+
+    #[test]
+    fn the_layout_is_kept_between_passes_and_redone_when_egui_drops_its_galleys() {
+        let ctx = egui::Context::default();
+        let mut view = HudView::default();
+        let first = drawn_mesh(&ctx, &mut view);
+        let second = drawn_mesh(&ctx, &mut view);
+        assert!(Arc::ptr_eq(&first, &second), "kept while nothing changed");
+        // New text options: egui clears the atlas and drops every cached galley, the same path
+        // as a full atlas (`Fonts::begin_pass`).
+        ctx.all_styles_mut(|style| {
+            style.visuals.text_options.font_hinting = !style.visuals.text_options.font_hinting;
+        });
+        let after = drawn_mesh(&ctx, &mut view);
+        assert!(!Arc::ptr_eq(&first, &after), "laid out again");
+    }
+}

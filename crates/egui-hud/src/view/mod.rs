@@ -1,0 +1,9 @@
+//! What is drawn: the HUD's rows, plot and colours, and the details window. Takes plain
+//! values (snapshots, the frame log, WHY); imports `repaint` for WHY and nothing above.
+
+pub(crate) mod details_window;
+pub(crate) mod hud_palette;
+pub(crate) mod hud_view;
+pub(crate) mod main_readout;
+pub(crate) mod readout_row;
+pub(crate) mod text_cache;

@@ -1,0 +1,296 @@
+use std::borrow::Cow;
+use std::fmt::Write as _;
+use std::time::Duration;
+
+use profiler_core::{Bound, DurationReading, GpuBusySource, Grade, LatencyStage, Snapshot};
+
+use crate::repaint::why_reading::WhyReading;
+
+/// One line of the HUD below the big number, formatted once per refresh.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct ReadoutRow {
+    /// `FRAME`, `P95`…, or a GPU pass label.
+    pub(crate) name: Cow<'static, str>,
+    pub(crate) value: String,
+    /// Colours the value by the budget; `None` keeps the plain text colour.
+    pub(crate) grade: Option<Grade>,
+    /// A GPU pass line under the `GPU` row.
+    pub(crate) indented: bool,
+    /// For GPU pass lines: the last duration as a fraction of the frame budget (drawn as a bar).
+    pub(crate) budget_fraction: Option<f32>,
+}
+
+impl ReadoutRow {
+    pub(crate) fn new(name: &'static str, value: String, grade: Option<Grade>) -> Self {
+        Self {
+            name: Cow::Borrowed(name),
+            value,
+            grade,
+            indented: false,
+            budget_fraction: None,
+        }
+    }
+
+    /// The rows for a snapshot, in display order; a readout that is `None` has no row (GPU
+    /// passes that cannot be timed here have none either; the hover text says why).
+    pub(crate) fn from_snapshot(snapshot: &Snapshot) -> Vec<Self> {
+        let mut rows = Vec::with_capacity(12);
+        if let Some(interval) = snapshot.interval {
+            rows.push(Self::new("INTERVAL", format_duration(interval), None));
+        }
+        if let Some(frame) = snapshot.frame {
+            rows.push(Self::new(
+                "FRAME",
+                format_duration(frame),
+                snapshot.frame_grade(),
+            ));
+        }
+        if let Some(p95) = snapshot.p95 {
+            rows.push(Self::new("P95", format_duration(p95), snapshot.p95_grade()));
+        }
+        if let Some(drop) = snapshot.drop {
+            rows.push(Self::new(
+                "DROP",
+                format_percent(drop * 100.0),
+                snapshot.drop_grade(),
+            ));
+        }
+        if let Some(inv) = snapshot.inv {
+            rows.push(Self::new("INV", format!("{inv:.2}"), None));
+        }
+        if let (Some(missed), Some(share)) = (snapshot.missed_refreshes, snapshot.missed_frames) {
+            // Graded like DROP: a frame that missed a refresh was shown late.
+            rows.push(Self::new(
+                "MISS",
+                format!("{missed} · {}", format_percent(share * 100.0)),
+                Some(Grade::of_drop_fraction(share)),
+            ));
+        }
+        push_phase_rows(&mut rows, snapshot);
+        push_gpu_rows(&mut rows, snapshot);
+        if let Some(cpu) = snapshot.cpu_percent {
+            rows.push(Self::new("CPU", format_percent(cpu), None));
+        }
+        if let Some(bytes) = snapshot.memory_bytes {
+            rows.push(Self::new("MEM", format_bytes(bytes), None));
+        }
+        // The latency bar follows this row: the sum of the stages' medians it is made of (not
+        // the median of a sum).
+        let medians = snapshot
+            .latency
+            .iter()
+            .filter(|r| r.stage != LatencyStage::TimerLateness)
+            .filter_map(|r| r.p50);
+        if let Some(sum) = medians.reduce(|sum, p50| sum + p50) {
+            rows.push(Self::new(
+                "LATENCY",
+                format!("Σp50 {}", format_duration(sum)),
+                None,
+            ));
+        }
+        rows
+    }
+
+    /// The WHY row: the busiest call site and its rate (the rest are in the hover text), or
+    /// "idle" when the app asked for nothing. Placed after INV, which it explains.
+    pub(crate) fn push_why(rows: &mut Vec<Self>, why: &WhyReading) {
+        let value = match why.top_sites.first() {
+            Some(site) => {
+                let more = why.top_sites.len() - 1;
+                let more = if more > 0 {
+                    format!(" +{more}")
+                } else {
+                    String::new()
+                };
+                format!("{} {:.0}/s{more}", site.short_location(), site.per_sec)
+            }
+            None => "idle".to_owned(),
+        };
+        let at = rows
+            .iter()
+            .position(|row| row.name == "INV")
+            .map_or(rows.len(), |inv| inv + 1);
+        rows.insert(at, Self::new("WHY", value, None));
+    }
+}
+
+/// `PHASES`: the CPU time per frame (the draw and the phases around it), then one line per
+/// phase.
+fn push_phase_rows(rows: &mut Vec<ReadoutRow>, snapshot: &Snapshot) {
+    let Some(cpu_frame) = snapshot.cpu_frame else {
+        return;
+    };
+    rows.push(ReadoutRow::new(
+        "PHASES",
+        format_duration(cpu_frame),
+        Some(Grade::of_duration(cpu_frame, snapshot.budget)),
+    ));
+    push_duration_lines(rows, &snapshot.cpu_phases, snapshot.budget);
+}
+
+/// One indented line per GPU pass or CPU phase: "last mean/max ms" and a bar of the last
+/// duration against the budget.
+fn push_duration_lines(rows: &mut Vec<ReadoutRow>, readings: &[DurationReading], budget: Duration) {
+    let budget_secs = budget.as_secs_f64();
+    for reading in readings {
+        // "last avg/max": one unit for the three, so the line fits the HUD's width.
+        let mut value = format_millis(reading.last);
+        let _ = write!(
+            value,
+            " {}/{} ms",
+            format_millis(reading.mean),
+            format_millis(reading.max)
+        );
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "a bar fraction needs no f64 precision"
+        )]
+        let fraction = (reading.last.as_secs_f64() / budget_secs) as f32;
+        rows.push(ReadoutRow {
+            name: Cow::Owned(reading.label.clone()),
+            value,
+            grade: None,
+            indented: true,
+            budget_fraction: Some(fraction),
+        });
+    }
+}
+
+fn push_gpu_rows(rows: &mut Vec<ReadoutRow>, snapshot: &Snapshot) {
+    // The busy share says where it comes from: "timer" (timestamps) or the platform counter.
+    let busy = snapshot.gpu_busy_percent.map(|busy| {
+        let source = match snapshot.gpu_busy_source {
+            Some(GpuBusySource::ProcessCounter(name)) => name,
+            Some(GpuBusySource::Timestamps) | None => "timer",
+        };
+        format!("{} {source}", format_percent(busy))
+    });
+    let value = match (snapshot.gpu_frame, busy) {
+        (Some(frame), Some(busy)) => format!("{} · {busy}", format_duration(frame)),
+        (Some(frame), None) => format_duration(frame),
+        (None, Some(busy)) => busy,
+        // Nothing timed and no counter: no GPU row at all (a missing capability hides its row).
+        (None, None) => return,
+    };
+    rows.push(ReadoutRow::new("GPU", value, None));
+    // Both sources exist: the platform counter gets its own line under the timer's.
+    if snapshot.gpu_busy_source == Some(GpuBusySource::Timestamps)
+        && let (Some(busy), Some(source)) = (
+            snapshot.gpu_process_busy_percent,
+            snapshot.gpu_process_source,
+        )
+    {
+        rows.push(ReadoutRow {
+            name: Cow::Borrowed("process"),
+            value: format!("{} {source}", format_percent(busy)),
+            grade: None,
+            indented: true,
+            budget_fraction: None,
+        });
+    }
+    push_duration_lines(rows, &snapshot.gpu_passes, snapshot.budget);
+    if let Some(bound) = snapshot.bound {
+        let verdict = match bound {
+            Bound::Cpu => "CPU",
+            Bound::Gpu => "GPU",
+            Bound::Neither => "neither",
+        };
+        rows.push(ReadoutRow::new("BOUND", verdict.to_owned(), None));
+    }
+}
+
+/// Three significant digits, in the unit a person reads fastest.
+pub(crate) fn format_duration(duration: Duration) -> String {
+    let micros = duration.as_secs_f64() * 1e6;
+    if micros < 1_000.0 {
+        format!("{micros:.0} µs")
+    } else if micros < 10_000.0 {
+        format!("{:.2} ms", micros / 1e3)
+    } else if micros < 100_000.0 {
+        format!("{:.1} ms", micros / 1e3)
+    } else {
+        format!("{:.0} ms", micros / 1e3)
+    }
+}
+
+/// Milliseconds with three significant digits, no unit.
+fn format_millis(duration: Duration) -> String {
+    let millis = duration.as_secs_f64() * 1e3;
+    if millis < 10.0 {
+        format!("{millis:.2}")
+    } else if millis < 100.0 {
+        format!("{millis:.1}")
+    } else {
+        format!("{millis:.0}")
+    }
+}
+
+pub(crate) fn format_percent(percent: f64) -> String {
+    if percent < 10.0 {
+        format!("{percent:.1} %")
+    } else {
+        format!("{percent:.0} %")
+    }
+}
+
+pub(crate) fn format_bytes(bytes: u64) -> String {
+    const MIB: f64 = 1024.0 * 1024.0;
+    let mib = bytes as f64 / MIB;
+    if mib < 1024.0 {
+        format!("{mib:.1} MiB")
+    } else {
+        format!("{:.2} GiB", mib / 1024.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_in_three_digits() {
+        assert_eq!(format_duration(Duration::from_micros(18)), "18 µs");
+        assert_eq!(format_duration(Duration::from_micros(4_213)), "4.21 ms");
+        assert_eq!(format_duration(Duration::from_micros(16_667)), "16.7 ms");
+        assert_eq!(format_duration(Duration::from_millis(250)), "250 ms");
+        assert_eq!(format_percent(3.33), "3.3 %");
+        assert_eq!(format_percent(150.2), "150 %");
+        assert_eq!(format_bytes(85 * 1024 * 1024), "85.0 MiB");
+        assert_eq!(format_bytes(3 * 1024 * 1024 * 1024), "3.00 GiB");
+    }
+
+    #[test]
+    fn the_gpu_row_names_its_source_and_shows_both() {
+        let mut snapshot = Snapshot::empty(profiler_core::FrameBudget::new(None).expect("no pin"));
+        snapshot.gpu_frame = Some(Duration::from_millis(4));
+        snapshot.gpu_busy_percent = Some(24.0);
+        snapshot.gpu_busy_source = Some(GpuBusySource::Timestamps);
+        snapshot.gpu_process_busy_percent = Some(31.0);
+        snapshot.gpu_process_source = Some("NVML");
+        let rows = ReadoutRow::from_snapshot(&snapshot);
+        let values: Vec<(&str, &str)> = rows
+            .iter()
+            .map(|r| (r.name.as_ref(), r.value.as_str()))
+            .collect();
+        assert_eq!(
+            values,
+            [("GPU", "4.00 ms · 24 % timer"), ("process", "31 % NVML")]
+        );
+        snapshot.gpu_frame = None;
+        snapshot.gpu_busy_percent = Some(31.0);
+        snapshot.gpu_busy_source = Some(GpuBusySource::ProcessCounter("NVML"));
+        let rows = ReadoutRow::from_snapshot(&snapshot);
+        assert_eq!(rows.len(), 1, "the counter alone: one line");
+        assert_eq!(rows[0].value, "31 % NVML");
+    }
+
+    #[test]
+    fn unknown_readouts_have_no_row() {
+        let snapshot = Snapshot::empty(profiler_core::FrameBudget::new(None).expect("no pin"));
+        assert!(ReadoutRow::from_snapshot(&snapshot).is_empty());
+        assert!(
+            ReadoutRow::from_snapshot(&snapshot).is_empty(),
+            "a pass that cannot be timed has no row (glow, WebGL)"
+        );
+    }
+}

@@ -1,0 +1,93 @@
+//! The one owner of a viewport's counted frames after they end.
+
+use std::time::Duration;
+
+use crate::frame_sampler::FrameSampler;
+use crate::record::frame_assembly::{FrameAssembly, PaintMarks};
+use crate::record::frame_log::FrameLog;
+use crate::record::frame_phases::FramePhases;
+use crate::record::frame_trace::FrameTrace;
+use crate::record::spike_threshold::SpikeThreshold;
+
+/// The one owner of a viewport's counted frames after they end: gathers each frame's marks as
+/// they arrive ([`FrameAssembly`]), and once a frame is complete records its latency in the
+/// sampler and moves it into the retained window and spikes ([`FrameLog`]). Every way a frame
+/// completes goes through [`Self::complete`], so the sampler and the log never disagree.
+///
+/// No allocation per frame: the assembly's queue and the log's window are allocated once; a
+/// spike allocates its lists when it is kept.
+#[derive(Debug)]
+pub struct FrameRecorder {
+    assembly: FrameAssembly,
+    log: FrameLog,
+}
+
+impl FrameRecorder {
+    /// A recorder retaining `capacity` frames, keeping spikes by `threshold`.
+    pub fn new(capacity: usize, threshold: SpikeThreshold) -> Self {
+        Self {
+            assembly: FrameAssembly::default(),
+            log: FrameLog::new(capacity, threshold),
+        }
+    }
+
+    /// The retained frames and spikes.
+    pub fn log(&self) -> &FrameLog {
+        &self.log
+    }
+
+    /// A counted frame ended (see [`FrameAssembly::frame_counted`]).
+    pub fn frame_counted(&mut self, trace: FrameTrace, sampler: &mut FrameSampler) {
+        let log = &mut self.log;
+        self.assembly
+            .frame_counted(trace, |trace| Self::complete(log, sampler, trace));
+    }
+
+    /// The next frame started at `now` (see [`FrameAssembly::frame_started`]).
+    pub fn frame_started(&mut self, now: Duration, sampler: &mut FrameSampler) {
+        let log = &mut self.log;
+        self.assembly
+            .frame_started(now, |trace| Self::complete(log, sampler, trace));
+    }
+
+    /// The CPU time of frame `sequence` and its phases (see [`FrameAssembly::cpu_reported`]).
+    pub fn cpu_reported(&mut self, sequence: u64, total: Duration, phases: FramePhases) {
+        self.assembly.cpu_reported(sequence, total, phases);
+    }
+
+    /// The renderer's marks of the latest frame painted with stamps (see
+    /// [`FrameAssembly::painted`]).
+    pub fn painted(&mut self, paint: Option<PaintMarks>, sampler: &mut FrameSampler) {
+        let log = &mut self.log;
+        self.assembly
+            .painted(paint, |trace| Self::complete(log, sampler, trace));
+    }
+
+    /// GPU results of the timer's frame `gpu_frame` arrived (see [`FrameAssembly::gpu_done`]).
+    pub fn gpu_done(
+        &mut self,
+        gpu_frame: u64,
+        gpu: (Duration, FramePhases),
+        egui_pass: Option<(Duration, Duration)>,
+        sampler: &mut FrameSampler,
+    ) {
+        let log = &mut self.log;
+        self.assembly.gpu_done(gpu_frame, gpu, egui_pass, |trace| {
+            Self::complete(log, sampler, trace);
+        });
+    }
+
+    /// The HUD stopped or restarted: nothing waits, and the log starts over with `capacity`
+    /// and `threshold`.
+    pub fn restart(&mut self, capacity: usize, threshold: SpikeThreshold) {
+        self.assembly.clear();
+        self.log = FrameLog::new(capacity, threshold);
+    }
+
+    /// A complete frame: its latency into the sampler, the frame into the log under the budget
+    /// in effect.
+    fn complete(log: &mut FrameLog, sampler: &mut FrameSampler, trace: FrameTrace) {
+        sampler.record_latency(&trace.marks);
+        log.add(trace, sampler.budget().duration());
+    }
+}
