@@ -25,9 +25,10 @@ use crate::repaint::why_reading::WhyReading;
 /// that hand-off is also the frame's present. All passes of a frame form one sample. Whose frame
 /// it is is decided once, by [`FrameFacts::origin`], from facts these hooks gather.
 ///
-/// The methods below come in the order a frame visits them: [`egui::Plugin::input_hook`],
-/// `on_begin_pass`, [`Self::begin_draw`] and [`Self::end_draw`] (`fps_monitor`'s two calls),
-/// `output_hook` (which ends the pass); then what the public functions of `api` ask for.
+/// The methods below come in the order a frame visits them: the input hook
+/// ([`Self::on_input`]), `on_begin_pass` ([`Self::on_pass_begun`]), `fps_monitor`'s two calls
+/// ([`Self::begin_draw`], [`Self::end_draw`]) and the output hook ([`Self::on_output`]); then
+/// egui's `Plugin` impl, which hands each hook to its step, and what `api` asks for.
 ///
 /// ## Locking
 /// egui keeps each plugin behind a mutex and holds it while a hook runs; [`egui::Context::with_plugin`]
@@ -69,18 +70,11 @@ struct Pass {
 }
 
 // ------------------------------------------------------------------------------------------
-// The frame, in order: input hook, begin pass (the two hooks egui calls first).
+// The frame, in order: input hook, begin pass, fps_monitor's draw (begin, end), output hook.
 
-impl egui::Plugin for FramePlugin {
-    fn debug_name(&self) -> &'static str {
-        "egui_hud::FramePlugin"
-    }
-
-    fn setup(&mut self, ctx: &egui::Context) {
-        self.ledger.observe(ctx);
-    }
-
-    fn input_hook(&mut self, _ctx: &egui::Context, input: &mut egui::RawInput) {
+impl FramePlugin {
+    /// egui's input hook: a pass of `input`'s viewport begins; its first pass begins a frame.
+    fn on_input(&mut self, input: &egui::RawInput) {
         let viewport = input.viewport_id;
         // An immediate child viewport runs inside its parent's pass: its time is not the
         // parent's frame time.
@@ -100,42 +94,25 @@ impl egui::Plugin for FramePlugin {
         }
     }
 
-    fn on_begin_pass(&mut self, ui: &mut egui::Ui) {
+    /// egui's `on_begin_pass`: egui's own loop runs the pass; its first pass is classified,
+    /// and on wgpu the GPU timer's first paint callback is added.
+    fn on_pass_begun(&mut self, ctx: &egui::Context) {
         let Some(pass) = self.passes.last_mut() else {
             return;
         };
         pass.egui_redoes_discards = true;
         let viewport = pass.viewport;
-        if ui.ctx().current_pass_index() == 0 {
-            self.classify(ui.ctx(), viewport);
+        if ctx.current_pass_index() == 0 {
+            self.classify(ctx, viewport);
         }
         #[cfg(feature = "wgpu")]
         if let Some(gpu) = &self.gpu_timer
-            && let Some(state) = self
-                .viewports
-                .get(&viewport)
-                .filter(|state| state.is_sampling())
+            && let Some(state) = self.sampling(viewport)
         {
-            gpu.mark_frame_start(ui.ctx(), state.frame_sequence());
+            gpu.mark_frame_start(ctx, state.frame_sequence());
         }
     }
 
-    fn output_hook(&mut self, ctx: &egui::Context, output: &mut egui::FullOutput) {
-        let Some(pass) = self.passes.pop() else {
-            return;
-        };
-        self.end_pass(ctx, output, pass);
-        // Closed last: this pass's bookkeeping above is not its parent's frame time either.
-        if let Some((frame, clock)) = self.parent_frame(pass.viewport) {
-            frame.end_nested(clock);
-        }
-    }
-}
-
-// ------------------------------------------------------------------------------------------
-// The frame, in order: fps_monitor's two calls, then the end of the pass (the output hook).
-
-impl FramePlugin {
     /// The HUD's work for this pass before drawing: claims the pass (a second call draws
     /// nothing), starts the sampler, collects GPU results, refreshes the readouts when due, and
     /// hands out the view. `None` outside a pass, for a second call, and for the call that
@@ -204,6 +181,19 @@ impl FramePlugin {
         self.state_mut(viewport).end_draw(drawn);
     }
 
+    /// egui's output hook: the pass ends; an immediate child's closes its parent's nested
+    /// interval.
+    fn on_output(&mut self, ctx: &egui::Context, output: &mut egui::FullOutput) {
+        let Some(pass) = self.passes.pop() else {
+            return;
+        };
+        self.end_pass(ctx, output, pass);
+        // Closed last: this pass's bookkeeping above is not its parent's frame time either.
+        if let Some((frame, clock)) = self.parent_frame(pass.viewport) {
+            frame.end_nested(clock);
+        }
+    }
+
     /// The end of `pass`: a redone pass restarts its frame; a final one records it and asks
     /// for the next refresh.
     fn end_pass(&mut self, ctx: &egui::Context, output: &mut egui::FullOutput, pass: Pass) {
@@ -259,6 +249,31 @@ impl FramePlugin {
                 output,
             );
         }
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// egui's hooks, each handed to its step above (egui holds the plugin's lock while one runs).
+
+impl egui::Plugin for FramePlugin {
+    fn debug_name(&self) -> &'static str {
+        "egui_hud::FramePlugin"
+    }
+
+    fn setup(&mut self, ctx: &egui::Context) {
+        self.ledger.observe(ctx);
+    }
+
+    fn input_hook(&mut self, _ctx: &egui::Context, input: &mut egui::RawInput) {
+        self.on_input(input);
+    }
+
+    fn on_begin_pass(&mut self, ui: &mut egui::Ui) {
+        self.on_pass_begun(ui.ctx());
+    }
+
+    fn output_hook(&mut self, ctx: &egui::Context, output: &mut egui::FullOutput) {
+        self.on_output(ctx, output);
     }
 }
 

@@ -43,7 +43,7 @@ impl RepaintSites {
         }
     }
 
-    /// A frame ended after `passes` passes; `discard_reasons` asked for passes to be redone.
+    /// A frame ended after `passes` passes (more than one: a pass was redone).
     pub(crate) fn record_frame(&mut self, passes: usize) {
         self.frames += 1;
         self.multi_pass_frames += u32::from(passes > 1);
