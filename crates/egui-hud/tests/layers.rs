@@ -2,6 +2,7 @@
 //! point down, and no files import each other in a circle. Read from the sources' own
 //! `crate::…` paths (comments left out), so a change that breaks the shape fails here, not in
 //! review.
+#![expect(clippy::expect_used, reason = "test helpers fail loudly")]
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

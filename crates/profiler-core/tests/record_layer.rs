@@ -1,6 +1,7 @@
 //! The frame record (`src/record/`) sits above the sampler and the readouts: it imports them,
 //! they never import it. A file outside `record/` that names `crate::record` would make the
 //! numbers depend on the exports.
+#![expect(clippy::expect_used, reason = "test helpers fail loudly")]
 
 use std::path::Path;
 

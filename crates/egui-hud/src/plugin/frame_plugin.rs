@@ -1,5 +1,3 @@
-use std::time::Duration;
-
 use profiler_core::record::retained_frames::{RetainedFrames, TrackFrames};
 use profiler_core::record::spike::Spike;
 use profiler_core::{Clock, FrameOrigin, ResourceMonitor};
