@@ -12,7 +12,7 @@ use crate::record::spike_threshold::SpikeThreshold;
 /// The one owner of a viewport's counted frames after they end: gathers each frame's marks as
 /// they arrive ([`FrameAssembly`]), and once a frame is complete records its latency in the
 /// sampler and moves it into the retained window and spikes ([`FrameLog`]). Every way a frame
-/// completes goes through [`Self::complete`], so the sampler and the log never disagree.
+/// completes goes through one private function, so the sampler and the log never disagree.
 ///
 /// No allocation per frame: the assembly's queue and the log's window are allocated once; a
 /// spike allocates its lists when it is kept.
