@@ -1,0 +1,445 @@
+//! What the HUD costs through the renderer, as a real window pays it: egui, the HUD and
+//! egui-wgpu's `Renderer` (texture upload, `update_buffers` with the paint callbacks'
+//! `prepare`, the render pass with their `paint`, submit) drawing a typical UI into an
+//! offscreen texture, then waiting for the GPU as a vsynced present does. Five columns, run
+//! interleaved in one process so that they share the machine's state:
+//!
+//! - `without`: no HUD, no GPU timer: the app alone;
+//! - `hidden`: the HUD shown for two seconds, then not called (GPU timer installed);
+//! - `shown, no timer`: the HUD without GPU timing (as on glow);
+//! - `shown`: the HUD with the GPU timer (the default on wgpu after `install`);
+//! - `all rows`: as `shown`, with two CPU phases and a known refresh rate (MISS).
+//!
+//! Each column's CPU time per frame is split by stage of the frame (`run_ui` with the HUD's
+//! hooks and `fps_monitor`, tessellation, `update_buffers` with the callbacks' `prepare`, the
+//! render pass with their `paint`, submit), its `fps_monitor` call apart, and its refresh frames
+//! (the 500 ms tick's) apart from the frames between them. Allocations are counted per frame
+//! and inside `fps_monitor`.
+//!
+//! `cargo bench -p egui-hud --bench hud_render_cost` prints the table (needs a Vulkan adapter:
+//! lavapipe here, any GPU elsewhere; `EGUI_HUD_BENCH_SIZE=WxH` sets the target size, default
+//! 860x520, the demo's window). Under `cargo test` it runs a few frames only, as a smoke test.
+#![expect(
+    unsafe_code,
+    reason = "a counting global allocator observes allocations"
+)]
+#![expect(
+    clippy::print_stdout,
+    clippy::expect_used,
+    reason = "a bench binary prints its figures and fails loudly"
+)]
+#![expect(
+    clippy::cast_precision_loss,
+    reason = "per-frame means and allocation counts in a benchmark"
+)]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use egui_hud::profiler_core;
+
+struct CountingAllocator;
+
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+
+// SAFETY: forwards to the system allocator unchanged; only counts calls.
+unsafe impl GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: same contract as the caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: CountingAllocator = CountingAllocator;
+
+fn allocations() -> u64 {
+    ALLOCATIONS.load(Ordering::Relaxed)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Column {
+    Without,
+    Hidden,
+    ShownNoTimer,
+    Shown,
+    AllRows,
+}
+
+impl Column {
+    const ALL: [Self; 5] = [
+        Self::Without,
+        Self::Hidden,
+        Self::ShownNoTimer,
+        Self::Shown,
+        Self::AllRows,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            Self::Without => "without",
+            Self::Hidden => "hidden",
+            Self::ShownNoTimer => "shown, no timer",
+            Self::Shown => "shown",
+            Self::AllRows => "all rows",
+        }
+    }
+
+    fn has_timer(self) -> bool {
+        !matches!(self, Self::Without | Self::ShownNoTimer)
+    }
+
+    fn shows_hud(self) -> bool {
+        matches!(self, Self::ShownNoTimer | Self::Shown | Self::AllRows)
+    }
+}
+
+/// The CPU time of one frame, by stage, and its allocations.
+#[derive(Clone, Copy, Default, Debug)]
+struct FrameCost {
+    run_ui: Duration,
+    /// Inside `run_ui`: the `fps_monitor` call.
+    show: Duration,
+    tessellate: Duration,
+    /// Texture upload and `update_buffers` (the callbacks' `prepare` and `finish_prepare`).
+    update_buffers: Duration,
+    /// Beginning the render pass and `Renderer::render` (the callbacks' `paint`).
+    render: Duration,
+    submit: Duration,
+    allocations: u64,
+    show_allocations: u64,
+    /// The HUD refreshed its readouts in this frame (its snapshot changed).
+    refresh: bool,
+}
+
+impl FrameCost {
+    fn total(&self) -> Duration {
+        self.run_ui + self.tessellate + self.update_buffers + self.render + self.submit
+    }
+}
+
+struct Target {
+    ctx: egui::Context,
+    column: Column,
+    renderer: egui_wgpu::Renderer,
+    view: wgpu::TextureView,
+    size: [u32; 2],
+    time_secs: f64,
+    slider: f32,
+    phases: Option<egui_hud::CpuPhases>,
+    last_snapshot: Option<profiler_core::Snapshot>,
+}
+
+impl Target {
+    fn new(column: Column, render_state: &egui_wgpu::RenderState, size: [u32; 2]) -> Self {
+        let device = &render_state.device;
+        let format = wgpu::TextureFormat::Rgba8Unorm;
+        let texture = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("hud_render_cost target"),
+            size: wgpu::Extent3d {
+                width: size[0],
+                height: size[1],
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+            view_formats: &[],
+        });
+        let ctx = egui::Context::default();
+        if column.has_timer() {
+            egui_hud::install_wgpu(&ctx, device, &render_state.queue);
+        }
+        let mut target = Self {
+            ctx,
+            column,
+            renderer: egui_wgpu::Renderer::new(
+                device,
+                format,
+                egui_wgpu::RendererOptions::default(),
+            ),
+            view: texture.create_view(&wgpu::TextureViewDescriptor::default()),
+            size,
+            time_secs: 0.0,
+            slider: 0.5,
+            phases: None,
+            last_snapshot: None,
+        };
+        if column == Column::AllRows {
+            egui_hud::set_refresh_rate(&target.ctx, Some(60.0));
+            target.phases = Some(egui_hud::cpu_phases(&target.ctx));
+        }
+        if column == Column::Hidden {
+            // Shown for two seconds, then not called for two: the HUD has gone quiet.
+            for _ in 0..120 {
+                target.frame(render_state, true);
+            }
+            for _ in 0..120 {
+                target.frame(render_state, false);
+            }
+        }
+        target
+    }
+
+    /// One frame of the app (and the HUD when `show_hud`), drawn and waited for.
+    fn frame(&mut self, render_state: &egui_wgpu::RenderState, show_hud: bool) -> FrameCost {
+        let mut cost = FrameCost::default();
+        self.time_secs += 1.0 / 60.0;
+        let points = egui::vec2(self.size[0] as f32, self.size[1] as f32);
+        let input = egui::RawInput {
+            time: Some(self.time_secs),
+            screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, points)),
+            ..Default::default()
+        };
+        let (slider, phases) = (&mut self.slider, self.phases.as_ref());
+        let allocations_at_start = allocations();
+        let start = Instant::now();
+        let mut output = self.ctx.run_ui(input, |ui| {
+            {
+                let _settings = phases.map(|p| p.start("settings"));
+                typical_ui(ui, slider);
+            }
+            let _repaint = phases.map(|p| p.start("repaint"));
+            // An animating app: its frames are its own.
+            #[expect(clippy::disallowed_methods, reason = "the benchmark app animates")]
+            ui.ctx().request_repaint();
+            if show_hud {
+                let (before, allocated) = (Instant::now(), allocations());
+                egui_hud::FpsMonitor::new()
+                    .sample_resources(false)
+                    .show(ui.ctx());
+                cost.show = before.elapsed();
+                cost.show_allocations = allocations() - allocated;
+            }
+        });
+        let ran = Instant::now();
+        cost.run_ui = ran - start;
+        let paint_jobs = self
+            .ctx
+            .tessellate(std::mem::take(&mut output.shapes), output.pixels_per_point);
+        let tessellated = Instant::now();
+        cost.tessellate = tessellated - ran;
+        let screen = egui_wgpu::ScreenDescriptor {
+            size_in_pixels: self.size,
+            pixels_per_point: output.pixels_per_point,
+        };
+        let (device, queue) = (&render_state.device, &render_state.queue);
+        for (id, deltas) in &output.textures_delta.set {
+            for delta in deltas {
+                self.renderer.update_texture(device, queue, *id, delta);
+            }
+        }
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+        let mut buffers =
+            self.renderer
+                .update_buffers(device, queue, &mut encoder, &paint_jobs, &screen);
+        let updated = Instant::now();
+        cost.update_buffers = updated - tessellated;
+        {
+            let mut pass = encoder
+                .begin_render_pass(&wgpu::RenderPassDescriptor {
+                    label: Some("egui"),
+                    color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                        view: &self.view,
+                        depth_slice: None,
+                        resolve_target: None,
+                        ops: wgpu::Operations {
+                            load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+                            store: wgpu::StoreOp::Store,
+                        },
+                    })],
+                    depth_stencil_attachment: None,
+                    timestamp_writes: None,
+                    occlusion_query_set: None,
+                    multiview_mask: None,
+                })
+                .forget_lifetime();
+            self.renderer.render(&mut pass, &paint_jobs, &screen);
+        }
+        let rendered = Instant::now();
+        cost.render = rendered - updated;
+        buffers.push(encoder.finish());
+        queue.submit(buffers);
+        cost.submit = rendered.elapsed();
+        for id in &output.textures_delta.free {
+            self.renderer.free_texture(id);
+        }
+        cost.allocations = allocations() - allocations_at_start;
+        // What a vsynced present does: the GPU finishes the frame before the next begins (no
+        // backlog), and wgpu maps the buffers that finished. Not part of the CPU cost.
+        let _ = device.poll(wgpu::PollType::wait_indefinitely());
+        if show_hud {
+            let snapshot = egui_hud::snapshot(&self.ctx);
+            cost.refresh = snapshot.is_some() && snapshot != self.last_snapshot;
+            self.last_snapshot = snapshot;
+        }
+        cost
+    }
+}
+
+fn typical_ui(ui: &mut egui::Ui, slider: &mut f32) {
+    egui::CentralPanel::default().show(ui, |ui| {
+        ui.heading("Settings");
+        for i in 0..40 {
+            ui.label(format!("Row {i}: some value {}", i * 7));
+        }
+        ui.horizontal(|ui| {
+            let _ = ui.button("Apply");
+            let _ = ui.button("Cancel");
+        });
+        ui.add(egui::Slider::new(slider, 0.0..=1.0));
+    });
+}
+
+/// A render state on the first adapter, with every timestamp feature it offers.
+fn render_state() -> egui_wgpu::RenderState {
+    let mut setup = egui_kittest::wgpu::default_wgpu_setup();
+    if let egui_wgpu::WgpuSetup::CreateNew(create) = &mut setup {
+        let base = Arc::clone(&create.device_descriptor);
+        create.device_descriptor =
+            Arc::new(move |adapter| gpu_timing::with_timestamp_features(base(adapter), adapter));
+    }
+    egui_kittest::wgpu::create_render_state(setup, egui_wgpu::RendererOptions::default())
+}
+
+/// The mean of `frames`' costs, by stage.
+fn mean(frames: &[FrameCost]) -> FrameCost {
+    let n = u32::try_from(frames.len().max(1)).unwrap_or(u32::MAX);
+    let sum = |f: fn(&FrameCost) -> Duration| frames.iter().map(f).sum::<Duration>() / n;
+    FrameCost {
+        run_ui: sum(|c| c.run_ui),
+        show: sum(|c| c.show),
+        tessellate: sum(|c| c.tessellate),
+        update_buffers: sum(|c| c.update_buffers),
+        render: sum(|c| c.render),
+        submit: sum(|c| c.submit),
+        allocations: frames.iter().map(|c| c.allocations).sum::<u64>() / u64::from(n),
+        show_allocations: frames.iter().map(|c| c.show_allocations).sum::<u64>() / u64::from(n),
+        refresh: false,
+    }
+}
+
+fn micros(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e6
+}
+
+fn main() {
+    let benchmarking = std::env::args().any(|a| a == "--bench");
+    let (frames_per_round, rounds) = if benchmarking { (60, 15) } else { (2, 1) };
+    let size = std::env::var("EGUI_HUD_BENCH_SIZE")
+        .ok()
+        .and_then(|s| {
+            let (w, h) = s.split_once('x')?;
+            Some([w.parse().ok()?, h.parse().ok()?])
+        })
+        .unwrap_or([860, 520]);
+    let render_state = render_state();
+    let info = render_state.adapter.get_info();
+    let mut targets: Vec<Target> = Column::ALL
+        .iter()
+        .map(|&column| Target::new(column, &render_state, size))
+        .collect();
+    for target in &mut targets {
+        let show = target.column.shows_hud();
+        for _ in 0..60 {
+            target.frame(&render_state, show); // warm-up: caches, the HUD's own warm-up
+        }
+    }
+    // Interleaved rounds: every column sees the same machine state.
+    let mut costs: Vec<Vec<FrameCost>> = vec![Vec::new(); targets.len()];
+    for _ in 0..rounds {
+        for (target, costs) in targets.iter_mut().zip(&mut costs) {
+            let show = target.column.shows_hud();
+            for _ in 0..frames_per_round {
+                costs.push(target.frame(&render_state, show));
+            }
+        }
+    }
+    println!(
+        "hud_render_cost: {} ({:?}), {}x{} target, {rounds} rounds x {frames_per_round} frames \
+         per column, CPU µs per frame (mean)",
+        info.name, info.backend, size[0], size[1]
+    );
+    println!(
+        "  {:<16} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} | {:>7} {:>6} | {:>9} {:>9}",
+        "column",
+        "run_ui",
+        "(show)",
+        "tess",
+        "buffers",
+        "render",
+        "submit",
+        "total",
+        "allocs",
+        "(show)",
+        "refresh",
+        "max"
+    );
+    let without = mean(&costs[0]);
+    let mut rows = Vec::new();
+    for (target, costs) in targets.iter().zip(&costs) {
+        let between: Vec<FrameCost> = costs.iter().filter(|c| !c.refresh).copied().collect();
+        let refreshes: Vec<FrameCost> = costs.iter().filter(|c| c.refresh).copied().collect();
+        let m = mean(&between);
+        let refresh_mean = (!refreshes.is_empty()).then(|| mean(&refreshes).total());
+        let refresh_max = refreshes.iter().map(FrameCost::total).max();
+        println!(
+            "  {:<16} {:>8.1} {:>8.1} {:>8.1} {:>8.1} {:>8.1} {:>8.1} {:>8.1} | {:>7} {:>6} | {:>9} {:>9}",
+            target.column.name(),
+            micros(m.run_ui),
+            micros(m.show),
+            micros(m.tessellate),
+            micros(m.update_buffers),
+            micros(m.render),
+            micros(m.submit),
+            micros(m.total()),
+            m.allocations,
+            m.show_allocations,
+            refresh_mean.map_or_else(|| "-".to_owned(), |d| format!("{:.1}", micros(d))),
+            refresh_max.map_or_else(|| "-".to_owned(), |d| format!("{:.1}", micros(d))),
+        );
+        rows.push((target.column, m, refreshes.len(), costs.len()));
+    }
+    println!("  the HUD's share (column minus `without`, frames between refreshes):");
+    for (column, m, refreshes, frames) in rows.iter().skip(1) {
+        let share = |f: fn(&FrameCost) -> Duration| micros(f(m)) - micros(f(&without));
+        println!(
+            "  {:<16} total {:+7.1} µs = run_ui {:+6.1} (fps_monitor {:.1}, hooks and egui {:+.1}) \
+             tess {:+5.1} buffers {:+5.1} render {:+5.1} submit {:+5.1}; allocations {:+}; \
+             {refreshes} refresh frames of {frames}",
+            column.name(),
+            share(FrameCost::total),
+            share(|c| c.run_ui),
+            micros(m.show),
+            share(|c| c.run_ui) - micros(m.show),
+            share(|c| c.tessellate),
+            share(|c| c.update_buffers),
+            share(|c| c.render),
+            share(|c| c.submit),
+            i128::from(m.allocations) - i128::from(without.allocations),
+        );
+    }
+    if let Some(snapshot) = egui_hud::snapshot(&targets[3].ctx) {
+        println!(
+            "  the shown HUD's own measure: {:.1} µs per frame (hud_cost_us); GPU: {:.1} µs",
+            snapshot.overlay_cost.map_or(f64::NAN, micros),
+            snapshot.gpu_overlay_cost.map_or(f64::NAN, micros),
+        );
+    }
+}
