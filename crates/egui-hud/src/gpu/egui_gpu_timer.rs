@@ -57,6 +57,52 @@ struct Stamps {
     /// viewport: it is submitted after them).
     to_resolve: Vec<FrameId>,
     owners: FrameOwners,
+    /// Each viewport's paint callbacks, made once and added every frame by `Arc` clone: a
+    /// frame allocates none. They reach the stamps through a weak link (no cycle).
+    callbacks: egui::ViewportIdMap<KeptCallbacks>,
+}
+
+/// One viewport's four paint callbacks, ready to add.
+struct KeptCallbacks {
+    begin: egui::PaintCallback,
+    end: egui::PaintCallback,
+    hud_begin: egui::PaintCallback,
+    hud_end: egui::PaintCallback,
+}
+
+impl KeptCallbacks {
+    fn new(link: &StampLink, viewport: egui::ViewportId) -> Self {
+        let callback = |stamp| egui_wgpu::Callback::new_paint_callback(egui::Rect::NOTHING, stamp);
+        Self {
+            begin: callback(Stamp {
+                link: link.clone(),
+                viewport,
+                kind: StampKind::Begin,
+            }),
+            end: callback(Stamp {
+                link: link.clone(),
+                viewport,
+                kind: StampKind::End,
+            }),
+            hud_begin: callback(Stamp {
+                link: link.clone(),
+                viewport,
+                kind: StampKind::HudBegin,
+            }),
+            hud_end: callback(Stamp {
+                link: link.clone(),
+                viewport,
+                kind: StampKind::HudEnd,
+            }),
+        }
+    }
+}
+
+/// What a paint callback reaches: the timer, and the stamps without keeping them alive.
+#[derive(Clone)]
+struct StampLink {
+    timer: GpuTimer,
+    stamps: std::sync::Weak<Mutex<Stamps>>,
 }
 
 /// The viewport each frame in flight was recorded for, oldest first.
@@ -104,6 +150,8 @@ struct FrameStamps {
     render_start: Option<(u64, Instant)>,
     /// The latest timed frame painted, with its CPU marks, until the HUD takes it.
     painted: Option<PaintedFrame>,
+    /// The HUD's sequence number of the frame whose begin stamp was added last.
+    sequence: u64,
 }
 
 /// A timed frame's CPU marks around egui's render pass (the latency path's render start and
@@ -215,22 +263,33 @@ impl EguiGpuTimer {
             return; // a device without timestamp queries: no callbacks to pay for
         }
         let viewport = ctx.viewport_id();
-        self.stamps
-            .lock()
-            .viewports
-            .entry(viewport)
-            .or_default()
-            .begin_added_in_pass = Some(ctx.cumulative_pass_nr());
-        // egui-wgpu skips callbacks whose viewport rounds to zero pixels: cover the screen
-        // (the callbacks draw nothing).
-        let begin = BeginStamp {
-            shared: self.clone(),
-            viewport,
-            sequence,
+        let begin = {
+            let mut stamps = self.stamps.lock();
+            let frame = stamps.viewports.entry(viewport).or_default();
+            frame.begin_added_in_pass = Some(ctx.cumulative_pass_nr());
+            frame.sequence = sequence;
+            self.kept(&mut stamps, viewport, |kept| &kept.begin)
         };
-        ctx.layer_painter(egui::LayerId::background()).add(
-            egui_wgpu::Callback::new_paint_callback(ctx.content_rect(), begin),
-        );
+        ctx.layer_painter(egui::LayerId::background())
+            .add(covering(begin, ctx));
+    }
+
+    /// A kept callback of `viewport` (made on first use), ready to add.
+    fn kept(
+        &self,
+        stamps: &mut Stamps,
+        viewport: egui::ViewportId,
+        which: impl FnOnce(&KeptCallbacks) -> &egui::PaintCallback,
+    ) -> egui::PaintCallback {
+        let link = StampLink {
+            timer: self.timer.clone(),
+            stamps: Arc::downgrade(&self.stamps),
+        };
+        let kept = stamps
+            .callbacks
+            .entry(viewport)
+            .or_insert_with(|| KeptCallbacks::new(&link, viewport));
+        which(kept).clone()
     }
 
     /// Arms the current viewport's frame for timing and adds the stamp that closes egui's
@@ -252,14 +311,10 @@ impl EguiGpuTimer {
         if !begin_added {
             self.mark_frame_start(ctx, sequence);
         }
-        let rect = ctx.content_rect();
         if timed && self.timer.support().can_write_inside_passes() {
-            let end = EndStamp {
-                shared: self.clone(),
-                viewport,
-            };
+            let end = self.kept(&mut self.stamps.lock(), viewport, |kept| &kept.end);
             ctx.layer_painter(egui::LayerId::debug())
-                .add(egui_wgpu::Callback::new_paint_callback(rect, end));
+                .add(covering(end, ctx));
         }
     }
 
@@ -272,32 +327,23 @@ impl EguiGpuTimer {
         layer: egui::LayerId,
     ) -> Option<impl FnOnce(&egui::Context) + use<>> {
         let viewport = ctx.viewport_id();
-        let armed = self
-            .stamps
-            .lock()
-            .viewports
-            .get(&viewport)
-            .is_some_and(|frame| frame.armed);
-        if !armed || !self.timer.support().can_write_inside_passes() {
-            return None;
-        }
-        let rect = ctx.content_rect();
-        let begin = HudStamp {
-            shared: self.clone(),
-            viewport,
-            begins: true,
+        let (begin, end) = {
+            let mut stamps = self.stamps.lock();
+            let armed = stamps
+                .viewports
+                .get(&viewport)
+                .is_some_and(|frame| frame.armed);
+            if !armed || !self.timer.support().can_write_inside_passes() {
+                return None;
+            }
+            (
+                self.kept(&mut stamps, viewport, |kept| &kept.hud_begin),
+                self.kept(&mut stamps, viewport, |kept| &kept.hud_end),
+            )
         };
-        ctx.layer_painter(layer)
-            .add(egui_wgpu::Callback::new_paint_callback(rect, begin));
-        let shared = self.clone();
+        ctx.layer_painter(layer).add(covering(begin, ctx));
         Some(move |ctx: &egui::Context| {
-            let end = HudStamp {
-                shared,
-                viewport,
-                begins: false,
-            };
-            ctx.layer_painter(layer)
-                .add(egui_wgpu::Callback::new_paint_callback(rect, end));
+            ctx.layer_painter(layer).add(covering(end, ctx));
         })
     }
 
@@ -403,16 +449,43 @@ impl EguiGpuTimer {
     }
 }
 
-/// The first callback of a viewport's frame (background layer): its `prepare` says which
-/// viewport is being painted; its `finish_prepare`, after every callback's `prepare`, writes the
-/// begin stamp of egui's pass on egui's encoder.
-struct BeginStamp {
-    shared: EguiGpuTimer,
-    viewport: egui::ViewportId,
-    sequence: u64,
+/// `callback` covering the current viewport: egui-wgpu skips callbacks whose viewport rounds to
+/// zero pixels (the callbacks draw nothing).
+fn covering(mut callback: egui::PaintCallback, ctx: &egui::Context) -> egui::PaintCallback {
+    callback.rect = ctx.content_rect();
+    callback
 }
 
-impl egui_wgpu::CallbackTrait for BeginStamp {
+/// Which of a viewport's four stamps a paint callback is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum StampKind {
+    /// The first callback of the frame (background layer): its `prepare` says which viewport
+    /// is being painted; its `finish_prepare`, after every callback's `prepare`, writes the
+    /// begin stamp of egui's pass on egui's encoder.
+    Begin,
+    /// Painted first on the HUD's layer: opens the HUD's own scope inside egui's pass.
+    HudBegin,
+    /// Painted last on the HUD's layer: closes it.
+    HudEnd,
+    /// Painted last (debug layer): closes egui's pass scope inside the pass.
+    End,
+}
+
+/// One of a viewport's kept paint callbacks.
+struct Stamp {
+    link: StampLink,
+    viewport: egui::ViewportId,
+    kind: StampKind,
+}
+
+impl Stamp {
+    /// The stamps, while the timer that owns them lives.
+    fn stamps(&self) -> Option<Arc<Mutex<Stamps>>> {
+        self.link.stamps.upgrade()
+    }
+}
+
+impl egui_wgpu::CallbackTrait for Stamp {
     fn prepare(
         &self,
         _device: &wgpu::Device,
@@ -421,13 +494,14 @@ impl egui_wgpu::CallbackTrait for BeginStamp {
         _egui_encoder: &mut wgpu::CommandEncoder,
         _resources: &mut egui_wgpu::CallbackResources,
     ) -> Vec<wgpu::CommandBuffer> {
-        let mut stamps = self.shared.stamps.lock();
-        stamps.painting = Some(self.viewport);
-        stamps
-            .viewports
-            .entry(self.viewport)
-            .or_default()
-            .render_start = Some((self.sequence, Instant::now()));
+        if self.kind == StampKind::Begin
+            && let Some(shared) = self.stamps()
+        {
+            let mut stamps = shared.lock();
+            stamps.painting = Some(self.viewport);
+            let frame = stamps.viewports.entry(self.viewport).or_default();
+            frame.render_start = Some((frame.sequence, Instant::now()));
+        }
         Vec::new()
     }
 
@@ -438,8 +512,14 @@ impl egui_wgpu::CallbackTrait for BeginStamp {
         egui_encoder: &mut wgpu::CommandEncoder,
         _resources: &mut egui_wgpu::CallbackResources,
     ) -> Vec<wgpu::CommandBuffer> {
-        let timer = &self.shared.timer;
-        let mut guard = self.shared.stamps.lock();
+        if self.kind != StampKind::Begin {
+            return Vec::new();
+        }
+        let Some(shared) = self.stamps() else {
+            return Vec::new();
+        };
+        let timer = &self.link.timer;
+        let mut guard = shared.lock();
         let stamps = &mut *guard;
         stamps.painting = None;
         let frame = stamps.viewports.entry(self.viewport).or_default();
@@ -478,83 +558,54 @@ impl egui_wgpu::CallbackTrait for BeginStamp {
     fn paint(
         &self,
         _info: egui::PaintCallbackInfo,
-        _render_pass: &mut wgpu::RenderPass<'static>,
-        _resources: &egui_wgpu::CallbackResources,
-    ) {
-    }
-}
-
-/// Painted first and last on the HUD's layer: opens and closes the HUD's own scope inside
-/// egui's pass.
-struct HudStamp {
-    shared: EguiGpuTimer,
-    viewport: egui::ViewportId,
-    begins: bool,
-}
-
-impl egui_wgpu::CallbackTrait for HudStamp {
-    fn paint(
-        &self,
-        _info: egui::PaintCallbackInfo,
         render_pass: &mut wgpu::RenderPass<'static>,
         _resources: &egui_wgpu::CallbackResources,
     ) {
-        let mut stamps = self.shared.stamps.lock();
-        let Some(frame) = stamps.viewports.get_mut(&self.viewport) else {
+        let Some(shared) = self.stamps() else {
             return;
         };
-        let timer = &self.shared.timer;
-        if self.begins {
-            // Only inside egui's own scope: a frame not timed has no open frame.
-            if frame.egui_scope.is_some()
-                && let Some(open) = frame.open
-            {
-                frame.hud_scope =
-                    timer.begin_scope_in_render_pass(open, HUD_PASS_LABEL, render_pass);
-            }
-        } else if let Some(scope) = frame.hud_scope.take() {
-            timer.end_scope_in_render_pass(&scope, render_pass);
-        }
-    }
-}
-
-/// Painted last (debug layer): closes egui's pass scope inside the pass.
-struct EndStamp {
-    shared: EguiGpuTimer,
-    viewport: egui::ViewportId,
-}
-
-impl egui_wgpu::CallbackTrait for EndStamp {
-    fn paint(
-        &self,
-        _info: egui::PaintCallbackInfo,
-        render_pass: &mut wgpu::RenderPass<'static>,
-        _resources: &egui_wgpu::CallbackResources,
-    ) {
-        let mut guard = self.shared.stamps.lock();
+        let timer = &self.link.timer;
+        let mut guard = shared.lock();
         let stamps = &mut *guard;
         let Some(frame) = stamps.viewports.get_mut(&self.viewport) else {
             return;
         };
-        if let Some(scope) = frame.egui_scope.take() {
-            self.shared
-                .timer
-                .end_scope_in_render_pass(&scope, render_pass);
-        }
-        if let Some(open) = frame.open.take() {
-            stamps.to_resolve.push(open);
-            if let Some((sequence, render_start)) = frame.render_start.take() {
-                frame.painted = Some(PaintedFrame {
-                    sequence,
-                    frame: open,
-                    render_start,
-                    encode_end: Instant::now(),
-                });
+        match self.kind {
+            StampKind::Begin => {}
+            StampKind::HudBegin => {
+                // Only inside egui's own scope: a frame not timed has no open frame.
+                if frame.egui_scope.is_some()
+                    && let Some(open) = frame.open
+                {
+                    frame.hud_scope =
+                        timer.begin_scope_in_render_pass(open, HUD_PASS_LABEL, render_pass);
+                }
+            }
+            StampKind::HudEnd => {
+                if let Some(scope) = frame.hud_scope.take() {
+                    timer.end_scope_in_render_pass(&scope, render_pass);
+                }
+            }
+            StampKind::End => {
+                if let Some(scope) = frame.egui_scope.take() {
+                    timer.end_scope_in_render_pass(&scope, render_pass);
+                }
+                if let Some(open) = frame.open.take() {
+                    stamps.to_resolve.push(open);
+                    if let Some((sequence, render_start)) = frame.render_start.take() {
+                        frame.painted = Some(PaintedFrame {
+                            sequence,
+                            frame: open,
+                            render_start,
+                            encode_end: Instant::now(),
+                        });
+                    }
+                }
+                // A HUD scope left open (its end was not painted) is rejected as unfinished.
+                frame.hud_scope = None;
+                frame.armed = false;
             }
         }
-        // A HUD scope left open (its end was not painted) is rejected as unfinished.
-        frame.hud_scope = None;
-        frame.armed = false;
     }
 }
 

@@ -468,6 +468,15 @@ impl FramePlugin {
         if !state.tick.refresh_due(now_secs) {
             return;
         }
+        // What the timer knows of itself only shows at a refresh: read it then, not per frame.
+        #[cfg(feature = "wgpu")]
+        if let Some(gpu) = &self.gpu_timer {
+            state.set_gpu_status(
+                gpu.unavailable_passes(),
+                gpu.timer().stats().dropped_frames,
+                gpu.trusted_calibration().map(|c| c.uncertainty()),
+            );
+        }
         let export_note = self.export_outcome.note();
         state.refresh(&self.resources, export_note.as_deref());
         if let Some(watch) = self.display_watches.get(&viewport) {
@@ -544,11 +553,6 @@ impl FramePlugin {
                 gpu.keep_calibrated();
             }
             gpu.stamp_frame(ctx, apps, sequence);
-            self.state_mut(viewport).set_gpu_status(
-                gpu.unavailable_passes(),
-                gpu.timer().stats().dropped_frames,
-                gpu.trusted_calibration().map(|c| c.uncertainty()),
-            );
         }
         let _ = (ctx, viewport);
     }
