@@ -416,10 +416,11 @@ fn print_table(targets: &[Target], costs: &[Vec<FrameCost>]) {
             refresh_mean.map_or_else(|| "-".to_owned(), |d| format!("{:.1}", micros(d))),
             refresh_max.map_or_else(|| "-".to_owned(), |d| format!("{:.1}", micros(d))),
         );
-        rows.push((target.column, m, refreshes.len(), costs.len()));
+        let refresh = (!refreshes.is_empty()).then(|| mean(&refreshes));
+        rows.push((target.column, m, refresh, refreshes.len(), costs.len()));
     }
     println!("  the HUD's share (column minus `without`, frames between refreshes):");
-    for (column, m, refreshes, frames) in rows.iter().skip(1) {
+    for (column, m, _, refreshes, frames) in rows.iter().skip(1) {
         let share = |f: fn(&FrameCost) -> Duration| micros(f(m)) - micros(f(&without));
         println!(
             "  {:<16} total {:+7.1} µs = run_ui {:+6.1} (fps_monitor {:.1}, hooks and egui {:+.1}) \
@@ -442,6 +443,27 @@ fn print_table(targets: &[Target], costs: &[Vec<FrameCost>]) {
             "  the shown HUD's own measure: {:.1} µs per frame (hud_cost_us); GPU: {:.1} µs",
             snapshot.overlay_cost.map_or(f64::NAN, micros),
             snapshot.gpu_overlay_cost.map_or(f64::NAN, micros),
+        );
+    }
+    println!("  refresh frames: mean by stage, and the HUD's share over `without`'s frames:");
+    for (column, _, refresh, _, _) in &rows {
+        let Some(r) = refresh else {
+            continue;
+        };
+        let share = |f: fn(&FrameCost) -> Duration| micros(f(r)) - micros(f(&without));
+        println!(
+            "  {:<16} total {:7.1} µs (share {:+7.1}) = run_ui {:+6.1} (fps_monitor {:.1}) \
+             tess {:+5.1} buffers {:+5.1} render {:+5.1} submit {:+5.1}; allocations {:+}",
+            column.name(),
+            micros(r.total()),
+            share(FrameCost::total),
+            share(|c| c.run_ui),
+            micros(r.show),
+            share(|c| c.tessellate),
+            share(|c| c.update_buffers),
+            share(|c| c.render),
+            share(|c| c.submit),
+            i128::from(r.allocations) - i128::from(without.allocations),
         );
     }
 }
