@@ -34,6 +34,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+#[path = "support/typical_ui.rs"]
+mod typical_ui;
+use typical_ui::typical_ui;
+
 use egui_hud::profiler_core;
 
 struct CountingAllocator;
@@ -276,6 +280,7 @@ impl Target {
         for id in &output.textures_delta.free {
             self.renderer.free_texture(id);
         }
+        output.textures_delta.clear();
         cost.allocations = allocations() - allocations_at_start;
         // What a vsynced present does: the GPU finishes the frame before the next begins (no
         // backlog), and wgpu maps the buffers that finished. Not part of the CPU cost.
@@ -287,20 +292,6 @@ impl Target {
         }
         cost
     }
-}
-
-fn typical_ui(ui: &mut egui::Ui, slider: &mut f32) {
-    egui::CentralPanel::default().show(ui, |ui| {
-        ui.heading("Settings");
-        for i in 0..40 {
-            ui.label(format!("Row {i}: some value {}", i * 7));
-        }
-        ui.horizontal(|ui| {
-            let _ = ui.button("Apply");
-            let _ = ui.button("Cancel");
-        });
-        ui.add(egui::Slider::new(slider, 0.0..=1.0));
-    });
 }
 
 /// A render state on the first adapter, with every timestamp feature it offers.

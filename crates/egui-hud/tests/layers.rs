@@ -248,19 +248,24 @@ fn the_reader_finds_cycles_and_upward_imports() {
     assert_eq!(largest_circle(&graph).len(), 2);
 }
 
-#[test]
-fn only_api_and_plugin_name_the_frame_plugin() {
+/// The source files (relative to `src/`) outside `skip_folders` whose code contains `needle`.
+fn files_naming(needle: &str, skip_folders: &[&str]) -> Vec<String> {
     let mut files = Vec::new();
     sources(&src(), &mut files);
-    let offenders: Vec<String> = files
+    files
         .iter()
-        .filter(|file| !matches!(folder_of(file).as_str(), "api" | "plugin"))
+        .filter(|file| !skip_folders.contains(&folder_of(file).as_str()))
         .filter(|file| {
             let text = std::fs::read_to_string(src().join(file)).expect("a source file");
-            code_of(&text).contains("FramePlugin")
+            code_of(&text).contains(needle)
         })
         .map(|file| file.display().to_string())
-        .collect();
+        .collect()
+}
+
+#[test]
+fn only_api_and_plugin_name_the_frame_plugin() {
+    let offenders = files_naming("FramePlugin", &["api", "plugin"]);
     assert!(
         offenders.is_empty(),
         "files outside api/ and plugin/ that name FramePlugin (parts receive what they need \
@@ -270,16 +275,7 @@ fn only_api_and_plugin_name_the_frame_plugin() {
 
 #[test]
 fn no_grouped_imports_through_the_crate_root() {
-    let mut files = Vec::new();
-    sources(&src(), &mut files);
-    let offenders: Vec<String> = files
-        .iter()
-        .filter(|file| {
-            let text = std::fs::read_to_string(src().join(file)).expect("a source file");
-            code_of(&text).contains("use crate::{")
-        })
-        .map(|file| file.display().to_string())
-        .collect();
+    let offenders = files_naming("use crate::{", &[]);
     assert!(
         offenders.is_empty(),
         "name imports by module path, one `use` per module: {offenders:?}"
