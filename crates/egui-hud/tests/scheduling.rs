@@ -38,6 +38,10 @@ struct RealLoop {
     presents: Vec<Instant>,
     /// When each frame began.
     starts: Vec<Instant>,
+    /// The HUD's readouts after the last frame, and the frame in which they last changed (the
+    /// HUD's latest refresh).
+    last_snapshot: Option<Snapshot>,
+    last_refresh_frame: Option<usize>,
 }
 
 impl RealLoop {
@@ -61,6 +65,8 @@ impl RealLoop {
             epoch: Instant::now(),
             wake_at,
             presents: Vec::new(),
+            last_snapshot: None,
+            last_refresh_frame: None,
             starts: Vec::new(),
         }
     }
@@ -103,6 +109,46 @@ impl RealLoop {
         let mut output = self.ctx.run_ui(input, |ui| app(ui));
         output.textures_delta.clear();
         self.presents.push(Instant::now());
+        let snapshot = egui_hud::snapshot(&self.ctx);
+        if snapshot.is_some() && snapshot != self.last_snapshot {
+            self.last_refresh_frame = Some(self.presents.len() - 1);
+            self.last_snapshot = snapshot;
+        }
+    }
+
+    /// FPS as `Snapshot::fps` defines it, computed from the loop's own presents as the HUD's
+    /// latest refresh saw them: the presents of the second that ends at the latest one before
+    /// that refresh, the intervals that end with them, plus the time since the latest beyond one
+    /// typical interval. The refresh ran inside its frame, so its "now" lies between that
+    /// frame's start and its present: returns the rate at both ends.
+    fn real_fps_at_last_refresh(&self) -> (f64, f64) {
+        let refresh = self.last_refresh_frame.expect("the HUD has refreshed");
+        let presents = &self.presents[..refresh];
+        let latest = *presents.last().expect("a present before the refresh");
+        let window = Duration::from_secs(1);
+        let in_window: Vec<Instant> = presents
+            .iter()
+            .copied()
+            .filter(|&p| latest.duration_since(p) < window)
+            .collect();
+        let before = presents
+            .iter()
+            .copied()
+            .rfind(|&p| latest.duration_since(p) >= window)
+            .expect("a present more than a second before the latest (run longer)");
+        let first = in_window[0];
+        let closed = latest.duration_since(first) + first.duration_since(before).min(window);
+        let intervals = u32::try_from(in_window.len()).expect("a second of presents");
+        let typical = closed / intervals;
+        let rate_at = |now: Instant| {
+            let late = now.duration_since(latest).saturating_sub(typical);
+            f64::from(intervals) / (closed + late).as_secs_f64()
+        };
+        let (early, late) = (
+            rate_at(self.starts[refresh]),
+            rate_at(self.presents[refresh]),
+        );
+        (early.min(late), early.max(late))
     }
 
     /// The loop's real frame rate: presents in the last second, over their span.
@@ -237,7 +283,14 @@ fn fps_counts_the_presents_of_the_last_second() {
     };
     steady.run_for(Duration::from_millis(2500), &mut app);
     let fps = steady.snapshot().fps.expect("FPS reads");
-    assert!((59.0..=61.0).contains(&fps), "a 60 Hz loop reads {fps:.2}");
+    // Judged against the presents the loop made (a loaded machine runs it slower than 60 Hz),
+    // to within the HUD's and the loop's stamps of the same present (0.3 %).
+    let (low, high) = steady.real_fps_at_last_refresh();
+    assert!(
+        (low * 0.997..=high * 1.003).contains(&fps),
+        "a steady loop that presented at {low:.2}–{high:.2} per second reads {fps:.2}"
+    );
+    assert!(fps > 30.0, "the loop ran at about 60 Hz: {fps:.2}");
 
     let mut reactive = RealLoop::new(Schedule::Reactive);
     let animating = Arc::new(std::sync::atomic::AtomicBool::new(true));

@@ -1,3 +1,5 @@
+use profiler_core::record::frame_trace::short_file;
+
 /// WHY: what made a viewport's app repaint between two refreshes of its HUD. Get it with
 /// [`crate::why`]; the HUD shows the busiest site in its `WHY` row and the top five in the
 /// hover text.
@@ -33,9 +35,4 @@ impl RepaintSiteRate {
     pub fn short_location(&self) -> String {
         format!("{}:{}", short_file(self.file), self.line)
     }
-}
-
-/// A source path without its directories, as the HUD shows call sites.
-pub(crate) fn short_file(file: &str) -> &str {
-    file.rsplit(['/', '\\']).next().unwrap_or(file)
 }
