@@ -459,3 +459,60 @@ fn the_details_window_opens_from_the_hud_and_shows_the_spikes() {
         "closed by the API"
     );
 }
+
+/// A refresh rate no display has (1 GHz, a NaN, 0.5 Hz) is unknown, not a 1 ns budget: the
+/// budget stays at 60 Hz and MISS has no reading; a real one (144 Hz) still applies.
+#[test]
+fn refresh_rates_outside_1_to_1000_hz_are_unknown() {
+    let mut harness = harness(App::new());
+    harness.run_steps(40);
+    for nonsense in [1e9, f64::NAN, 0.5, -60.0] {
+        egui_hud::set_refresh_rate(&harness.ctx, Some(nonsense));
+        harness.run_steps(40);
+        let snapshot = hud_snapshot(&harness);
+        assert_eq!(
+            (snapshot.refresh_hz, snapshot.budget),
+            (None, Duration::from_nanos(16_666_667)),
+            "{nonsense} Hz is unknown"
+        );
+        assert_eq!(snapshot.missed_refreshes, None, "{nonsense} Hz: no MISS");
+    }
+    egui_hud::set_refresh_rate(&harness.ctx, Some(144.0));
+    harness.run_steps(40);
+    assert_eq!(hud_snapshot(&harness).refresh_hz, Some(144.0));
+}
+
+/// The pass egui redoes because a click resized the HUD is the HUD's doing: it is not among
+/// WHY's discard reasons, not in its multi-pass share, and not a second pass of the frame.
+#[test]
+fn the_huds_own_discard_is_not_the_apps() {
+    let mut harness = harness(App::new());
+    harness.run_steps(40);
+    // Every WHY reading from the clicks to two refreshes after them.
+    let mut readings = Vec::new();
+    for _ in 0..4 {
+        harness.get_by_label("MAX FPS").click(); // collapses, then expands: the HUD resizes
+        for _ in 0..3 {
+            harness.step();
+            readings.push(egui_hud::why(&harness.ctx));
+        }
+    }
+    for _ in 0..70 {
+        harness.step();
+        readings.push(egui_hud::why(&harness.ctx));
+    }
+    let readings: Vec<_> = readings.into_iter().flatten().collect();
+    assert!(!readings.is_empty(), "WHY reads");
+    for why in &readings {
+        assert!(
+            why.top_discard_reasons.is_empty(),
+            "the HUD's own discard is not a reason of the app's: {:?}",
+            why.top_discard_reasons
+        );
+        assert_eq!(
+            why.multi_pass_frames,
+            Some(0.0),
+            "no frame took two passes of the app's"
+        );
+    }
+}

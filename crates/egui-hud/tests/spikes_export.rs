@@ -114,6 +114,11 @@ fn the_chrome_trace_follows_the_trace_event_format() {
     let mut tracks = std::collections::BTreeMap::<(u64, u64), Vec<(f64, f64)>>::new();
     let mut frames = 0;
     for event in events {
+        // `docs/export.md`: every event has a `ts`, the metadata ones included.
+        assert!(
+            event["ts"].as_f64().is_some(),
+            "an event without ts: {event}"
+        );
         if event["ph"] != "X" {
             continue;
         }

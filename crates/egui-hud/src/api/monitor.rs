@@ -164,7 +164,7 @@ impl FpsMonitor {
                 .read_response(readout_id)
                 .is_some_and(|readout| view.apply_clicks(&readout));
         if resized {
-            ctx.request_discard("egui-hud: the HUD changed size");
+            crate::repaint::own_discard::request_own_discard(ctx);
         }
         // On wgpu, the HUD's own GPU drawing is stamped apart and left out of the app's.
         #[cfg(feature = "wgpu")]

@@ -44,7 +44,8 @@ pub fn why(ctx: &egui::Context) -> Option<WhyReading> {
 }
 
 /// Tells the HUD on the current viewport the display's refresh rate (`None`: unknown, the
-/// default). It clamps MAX FPS and sets the budget (unless one is pinned). `install(cc)` does
+/// default). It clamps MAX FPS and sets the budget (unless one is pinned). Rates from 1 to
+/// 1000 Hz are accepted; any other (a NaN, 1 GHz) is taken as unknown and logged once. `install(cc)` does
 /// this for eframe apps; other integrations call it with their platform's answer. Kept until
 /// changed, whatever happens to egui memory. Cost: a lock; call it when the rate changes, not
 /// every frame.

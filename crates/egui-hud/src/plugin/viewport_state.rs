@@ -20,6 +20,7 @@ use crate::frame::window_fingerprint::WindowFingerprint;
 use crate::phases::cpu_phases::CpuPhases;
 use crate::plugin::hud_config::{HudConfig, ShowSettings};
 use crate::plugin::hud_draw::DrawOutcome;
+use crate::repaint::own_discard::OWN_DISCARD_FILE;
 use crate::repaint::repaint_ledger::RepaintLedger;
 use crate::repaint::repaint_sites::RepaintSites;
 use crate::repaint::tick::{Tick, TickInput};
@@ -31,6 +32,9 @@ use crate::view::hud_view::HudView;
 /// sampler is dropped. Measured from the first frame without it, never between frames that draw
 /// it, so an app slower than one frame per second is still measured.
 const HIDDEN_AFTER: Duration = Duration::from_secs(1);
+
+/// The refresh rates a display can have; anything else is a wrong answer, taken as unknown.
+pub(crate) const REFRESH_HZ_RANGE: std::ops::RangeInclusive<f64> = 1.0..=1000.0;
 
 /// Everything the HUD keeps for one viewport, owned by the frame plugin: the per-frame work
 /// of the plugin's hooks is done here, by the methods it calls once per hook.
@@ -84,7 +88,19 @@ pub(crate) struct ViewportState {
     /// The HUD's clock at the last refresh: the window WHY's rates are over (the clock FPS
     /// is read on).
     last_refresh: Option<Duration>,
-    config_error_logged: bool,
+    /// Warnings already logged for this viewport (each once).
+    logged: LoggedOnce,
+    /// Passes of the frame in progress that egui redid for the HUD's own discard.
+    own_redone_passes: usize,
+}
+
+/// Warnings a viewport logs once, not every frame.
+#[derive(Clone, Copy, Debug, Default)]
+struct LoggedOnce {
+    /// Invalid settings, replaced by the defaults.
+    config_error: bool,
+    /// A refresh rate no display has, taken as unknown.
+    refresh_rate: bool,
 }
 
 /// Whether the HUD is drawn: calls, passes and how long it has been missing.
@@ -127,7 +143,8 @@ impl Default for ViewportState {
             repaint_sites: RepaintSites::default(),
             why: None,
             last_refresh: None,
-            config_error_logged: false,
+            logged: LoggedOnce::default(),
+            own_redone_passes: 0,
         }
     }
 }
@@ -231,8 +248,9 @@ impl ViewportState {
     }
 
     /// A pass ended: the app's requests egui recorded for it (`causes`; the HUD's own, from
-    /// `own_file`, left out of the frame's) and its discard reasons go to WHY and to the
-    /// frame's causes. Those of the frame's first pass (`pass_index` 0) are the ones that
+    /// `own_file`, left out of the frame's) and its discard reasons (the HUD's own left out) go
+    /// to WHY and to the frame's causes; a final pass counts the frame's passes, the ones the
+    /// HUD had redone left out. Those of the frame's first pass (`pass_index` 0) are the ones that
     /// woke it.
     pub(crate) fn record_pass_causes(
         &mut self,
@@ -243,21 +261,24 @@ impl ViewportState {
         discarded: bool,
     ) {
         self.repaint_sites.record_requests(causes, own_file);
-        self.repaint_sites
-            .record_discards(&platform.request_discard_reasons);
+        let app_discards = platform
+            .request_discard_reasons
+            .iter()
+            .filter(|reason| reason.file != OWN_DISCARD_FILE);
+        self.repaint_sites.record_discards(app_discards.clone());
         if pass_index == 0 {
             for cause in causes.iter().filter(|cause| cause.file != own_file) {
                 self.frame_causes
                     .add_woke_by(cause.file, cause.line, &cause.reason);
             }
         }
-        for reason in &platform.request_discard_reasons {
+        for reason in app_discards {
             self.frame_causes
                 .add_discard(reason.file, reason.line, &reason.reason);
         }
         if !discarded {
             self.repaint_sites
-                .record_frame(platform.num_completed_passes);
+                .record_frame(self.app_passes(platform.num_completed_passes));
         }
     }
 
@@ -268,13 +289,19 @@ impl ViewportState {
         if discarded {
             if frame.discard_requested {
                 frame.restart_after_discard(clock);
+                self.own_redone_passes += 1;
             }
             return None;
         }
         let ended_at = frame.stamp(clock);
         let now_secs = frame.facts.time_secs;
-        let drawn = self.end_frame(ended_at, passes);
+        let drawn = self.end_frame(ended_at, self.app_passes(passes));
         Some(EndedFrame { drawn, now_secs })
+    }
+
+    /// `passes` of the frame ending, without those egui redid for the HUD's own discard.
+    fn app_passes(&self, passes: usize) -> usize {
+        passes.saturating_sub(self.own_redone_passes).max(1)
     }
 
     /// Asks for the next refresh after a frame that drew the HUD (see [`Tick::schedule`]).
@@ -294,7 +321,18 @@ impl ViewportState {
     }
 
     /// The display refresh rate from the platform; `None` = unknown (no clamp, 60 Hz budget).
+    /// A rate outside [`REFRESH_HZ_RANGE`] (or not a number) is taken as unknown, logged once.
     pub(crate) fn set_refresh_hz(&mut self, refresh_hz: Option<f64>) {
+        let refresh_hz = refresh_hz.filter(|hz| {
+            let plausible = REFRESH_HZ_RANGE.contains(hz);
+            if !plausible && !std::mem::replace(&mut self.logged.refresh_rate, true) {
+                log::warn!(
+                    "egui-hud: a display refresh rate of {hz} Hz is not one any display has \
+                     (1 to 1000 Hz); the rate is unknown: MAX FPS is unclamped and the budget is 60 Hz"
+                );
+            }
+            plausible
+        });
         self.refresh_hz = refresh_hz;
         if let Some(sampler) = &mut self.sampler {
             sampler.set_refresh_hz(refresh_hz);
@@ -320,6 +358,7 @@ impl ViewportState {
         self.frame_sequence += 1;
         self.phases.begin_frame();
         self.frame_causes.clear();
+        self.own_redone_passes = 0;
         if let Some(sampler) = &mut self.sampler {
             self.recorder.frame_started(started, sampler);
         }
@@ -358,7 +397,7 @@ impl ViewportState {
         let config = match config.validate() {
             Ok(()) => config,
             Err(error) => {
-                if !std::mem::replace(&mut self.config_error_logged, true) {
+                if !std::mem::replace(&mut self.logged.config_error, true) {
                     log::warn!("egui-hud: {error}; using the defaults instead");
                 }
                 HudConfig {

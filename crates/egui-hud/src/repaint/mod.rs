@@ -2,6 +2,7 @@
 //! and the HUD's own (its refresh tick, the one place that asks egui for a frame). Imports
 //! nothing else of the crate.
 
+pub(crate) mod own_discard;
 pub(crate) mod repaint_ledger;
 pub(crate) mod repaint_sites;
 pub(crate) mod tick;

@@ -50,7 +50,10 @@ impl RepaintSites {
     }
 
     /// A pass asked to be discarded for these reasons.
-    pub(crate) fn record_discards(&mut self, reasons: &[egui::RepaintCause]) {
+    pub(crate) fn record_discards<'a>(
+        &mut self,
+        reasons: impl IntoIterator<Item = &'a egui::RepaintCause>,
+    ) {
         for reason in reasons {
             // Reasons past the table's size are not named: the multi-pass share still counts.
             let _named = count_into(&mut self.discards, reason);

@@ -720,6 +720,29 @@ mod tests {
     }
 
     #[test]
+    fn a_pass_that_cannot_be_timed_has_no_row_and_the_hover_says_why() {
+        let mut snapshot =
+            Snapshot::empty(profiler_core::FrameBudget::new(None).expect("no pinned budget"));
+        snapshot.frame = Some(Duration::from_millis(4));
+        let mut view = HudView::default();
+        // glow or WebGL: egui's pass cannot be timed, and no GPU time is known.
+        view.set_readouts(&snapshot, None, &["egui"]);
+        assert!(
+            view.rows.iter().all(|row| !row.name.contains("GPU") && !row.name.contains("egui")),
+            "no GPU row, no egui pass row"
+        );
+        assert!(
+            view.rows.iter().any(|row| row.name.contains("FRAME")),
+            "the known readouts have their rows"
+        );
+        assert!(
+            view.hover.contains("egui's pass cannot be timed here"),
+            "the hover says why: {}",
+            view.hover
+        );
+    }
+
+    #[test]
     fn the_hover_says_when_the_gpu_sets_max_fps() {
         let mut snapshot =
             Snapshot::empty(profiler_core::FrameBudget::new(None).expect("no pinned budget"));

@@ -134,7 +134,7 @@ impl RetainedFrames {
     /// the HUD's clock.
     fn write_trace(&self, w: &mut dyn Write) -> std::io::Result<usize> {
         let mut events = vec![json!({
-            "name": "process_name", "ph": "M", "pid": 1, "tid": 0,
+            "name": "process_name", "ph": "M", "pid": 1, "tid": 0, "ts": 0,
             "args": { "name": "egui-hud" },
         })];
         let mut frames = 0;
@@ -143,7 +143,7 @@ impl RetainedFrames {
             let (cpu_tid, gpu_tid) = (2 * index + 1, 2 * index + 2);
             for (tid, kind) in [(cpu_tid, "CPU"), (gpu_tid, "GPU")] {
                 events.push(json!({
-                    "name": "thread_name", "ph": "M", "pid": 1, "tid": tid,
+                    "name": "thread_name", "ph": "M", "pid": 1, "tid": tid, "ts": 0,
                     "args": { "name": format!("{kind} {}", track.name) },
                 }));
             }
