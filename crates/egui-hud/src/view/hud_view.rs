@@ -728,7 +728,9 @@ mod tests {
         // glow or WebGL: egui's pass cannot be timed, and no GPU time is known.
         view.set_readouts(&snapshot, None, &["egui"]);
         assert!(
-            view.rows.iter().all(|row| !row.name.contains("GPU") && !row.name.contains("egui")),
+            view.rows
+                .iter()
+                .all(|row| !row.name.contains("GPU") && !row.name.contains("egui")),
             "no GPU row, no egui pass row"
         );
         assert!(
