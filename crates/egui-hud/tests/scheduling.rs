@@ -1093,3 +1093,36 @@ fn cpu_phases_split_the_frame_and_add_the_work_around_it() {
         "nothing is timed while the HUD is hidden"
     );
 }
+
+/// egui time that runs backwards (an integration that restarts `RawInput::time`) restarts the
+/// HUD's refresh at the next frame, instead of stalling it until time catches up.
+#[test]
+fn egui_time_that_runs_backwards_restarts_the_refresh() {
+    let clock = Arc::new(ManualClock::new());
+    let mut app = {
+        let clock = Arc::clone(&clock);
+        move |ui: &mut egui::Ui| {
+            ui.label("animating");
+            clock.advance(Duration::from_millis(4));
+            #[expect(clippy::disallowed_methods, reason = "the test app animates")]
+            ui.ctx().request_repaint();
+            // A window that keeps growing: every refresh reads more samples.
+            hud_on(&clock).capacity(1000).show(ui.ctx());
+        }
+    };
+    let mut sim = SimLoop::new();
+    while sim.time_secs < 3.0 {
+        sim.frame(|_| {}, &mut app);
+    }
+    let before = sim.snapshot().samples;
+    sim.next_secs = Some(0.0); // the integration restarts its time
+    sim.frame(|_| {}, &mut app);
+    while sim.time_secs < 0.6 {
+        sim.frame(|_| {}, &mut app);
+    }
+    let after = sim.snapshot().samples;
+    assert!(
+        after > before,
+        "the HUD refreshed within 0.6 s of the restarted time ({before} -> {after} samples)"
+    );
+}

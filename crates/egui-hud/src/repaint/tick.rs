@@ -49,11 +49,17 @@ impl Tick {
     /// Whether a frame at `now_secs` refreshes the readouts; if so, the refresh is recorded.
     /// Any frame from [`TICK_SLACK`] before the refresh falls due refreshes: that saves the
     /// HUD a frame of its own. On time, refreshes stay on a 500 ms grid; after a pause a new
-    /// grid starts. A NaN (a clock gone wrong) refreshes rather than stalls.
+    /// grid starts. A NaN (a clock gone wrong) refreshes rather than stalls, and so does egui
+    /// time that ran backwards (an integration that restarted `RawInput::time`): the grid
+    /// starts again from the new time instead of waiting for it to catch up.
     pub(crate) fn refresh_due(&mut self, now_secs: f64) -> bool {
         let interval_secs = REFRESH_INTERVAL.as_secs_f64();
         let slack_secs = TICK_SLACK.as_secs_f64();
-        let due_secs = self.last_refresh_secs.map(|t| t + interval_secs);
+        let went_back = self.last_refresh_secs.is_some_and(|last| now_secs < last);
+        let due_secs = self
+            .last_refresh_secs
+            .filter(|_| !went_back)
+            .map(|t| t + interval_secs);
         let due = due_secs.is_none_or(|due| due.is_nan() || now_secs >= due - slack_secs);
         if due {
             let on_grid = due_secs.filter(|&due| now_secs <= due + 2.0 * slack_secs);
@@ -126,5 +132,12 @@ mod tests {
         assert_eq!(tick.last_refresh_secs, Some(1.5), "on the grid");
         assert!(tick.refresh_due(7.3), "after a pause");
         assert_eq!(tick.last_refresh_secs, Some(7.3), "a new grid");
+        assert!(tick.refresh_due(0.2), "after egui time ran backwards");
+        assert_eq!(
+            tick.last_refresh_secs,
+            Some(0.2),
+            "a new grid from the new time"
+        );
+        assert!(!tick.refresh_due(0.4));
     }
 }
