@@ -281,14 +281,14 @@ impl EguiGpuTimer {
         viewport: egui::ViewportId,
         which: impl FnOnce(&KeptCallbacks) -> &egui::PaintCallback,
     ) -> egui::PaintCallback {
-        let link = StampLink {
-            timer: self.timer.clone(),
-            stamps: Arc::downgrade(&self.stamps),
-        };
-        let kept = stamps
-            .callbacks
-            .entry(viewport)
-            .or_insert_with(|| KeptCallbacks::new(&link, viewport));
+        let kept = stamps.callbacks.entry(viewport).or_insert_with(|| {
+            // Made once per viewport: the link is not cloned per frame.
+            let link = StampLink {
+                timer: self.timer.clone(),
+                stamps: Arc::downgrade(&self.stamps),
+            };
+            KeptCallbacks::new(&link, viewport)
+        });
         which(kept).clone()
     }
 
