@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use egui_hud::profiler_core::{LatencyReading, LatencyStage, Snapshot};
+use egui_hud::profiler_core::{LatencyEnd, LatencyReading, LatencyStage, Snapshot};
 use egui_hud::{EguiGpuTimer, FpsMonitor};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
@@ -452,10 +452,15 @@ fn latency_stages_place_a_cpu_spin_and_a_gpu_workload() {
         return;
     };
     let spin = std::time::Duration::from_millis(8);
-    let app = |ui: &mut egui::Ui| {
+    // When the timed context's app last asked for a frame, on the test's own clock.
+    let requested_at = std::cell::Cell::new(None::<std::time::Instant>);
+    let app = |ui: &mut egui::Ui, timed: bool| {
         let start = std::time::Instant::now();
         while start.elapsed() < spin {
             std::hint::spin_loop();
+        }
+        if timed {
+            requested_at.set(Some(std::time::Instant::now()));
         }
         // An animating app: the request wakes the next frame (the wake stage).
         #[expect(clippy::disallowed_methods, reason = "the test app animates")]
@@ -478,15 +483,30 @@ fn latency_stages_place_a_cpu_spin_and_a_gpu_workload() {
     let (mut with_gpu, mut without_gpu) = (None, None);
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     let mut frames = 0;
+    // Each timed frame's request (made in the frame before) → the GPU finished it, measured
+    // by the test: `render_frame` waits for the GPU before it returns.
+    let mut request_to_done = Vec::new();
     while std::time::Instant::now() < deadline {
         frames += 1;
-        with_gpu = render_frame(&timed, &render_state, &target, egui::ViewportId::ROOT, app);
+        let request = requested_at.get();
+        with_gpu = render_frame(
+            &timed,
+            &render_state,
+            &target,
+            egui::ViewportId::ROOT,
+            |ui| {
+                app(ui, true);
+            },
+        );
+        if let Some(request) = request {
+            request_to_done.push(request.elapsed());
+        }
         without_gpu = render_frame(
             &untimed,
             &render_state,
             &target,
             egui::ViewportId::ROOT,
-            app,
+            |ui| app(ui, false),
         );
         if with_gpu.as_ref().is_some_and(|s| {
             s.latency
@@ -530,6 +550,19 @@ fn latency_stages_place_a_cpu_spin_and_a_gpu_workload() {
             && gpu.as_secs_f64() <= pass.as_secs_f64() * 1.2,
         "the gpu stage is egui's pass: {gpu:?} vs {pass:?}"
     );
+    assert_the_stages_add_up(&with_gpu);
+    let without_gpu = without_gpu.expect("the HUD ticked");
+    assert_latency_is_request_to_gpu_end(&with_gpu, &without_gpu, &request_to_done);
+    assert_no_gpu_stages(&without_gpu);
+    assert_gpu_events_fall_in_their_frames(&timed, &with_gpu);
+}
+
+/// The stages of the latest complete frame add up to its start → next start, exactly.
+#[expect(
+    clippy::expect_used,
+    reason = "a test helper: a missing mark fails the test"
+)]
+fn assert_the_stages_add_up(with_gpu: &Snapshot) {
     let marks = with_gpu.latency_latest.expect("a complete frame");
     let path: i64 = LatencyStage::FRAME_PATH
         .iter()
@@ -545,9 +578,46 @@ fn latency_stages_place_a_cpu_spin_and_a_gpu_workload() {
         frame_span.as_nanos(),
         "the stages of one frame add up to its start → next start"
     );
+}
 
-    assert_no_gpu_stages(&without_gpu.expect("the HUD ticked"));
-    assert_gpu_events_fall_in_their_frames(&timed, &with_gpu);
+/// LATENCY (seed 002's core latency): each frame's own request → GPU end, against the test's
+/// own request → GPU done of the same frames (`render_frame` waits for the GPU, which adds only
+/// the wait's wake-up); request → UI end without GPU marks.
+#[expect(
+    clippy::expect_used,
+    reason = "a test helper: a missing reading fails the test"
+)]
+fn assert_latency_is_request_to_gpu_end(
+    with_gpu: &Snapshot,
+    without_gpu: &Snapshot,
+    request_to_done: &[std::time::Duration],
+) {
+    let total = with_gpu.latency_total.expect("LATENCY on wgpu");
+    assert_eq!(
+        total.end,
+        LatencyEnd::GpuEnd,
+        "wgpu with the timer: {total:?}"
+    );
+    // The same number of frames, the latest (LATENCY covers those whose GPU results came in).
+    let mut recent = request_to_done[request_to_done.len().saturating_sub(total.frames)..].to_vec();
+    recent.sort_unstable();
+    let measured = recent[recent.len() / 2];
+    println!("LATENCY {total:?}; measured request → GPU done p50 {measured:?}");
+    assert!(
+        total.p50.as_secs_f64() >= measured.as_secs_f64() * 0.8
+            && total.p50.as_secs_f64() <= measured.as_secs_f64() * 1.2,
+        "LATENCY p50 {:?} is request → GPU end, measured {measured:?}",
+        total.p50
+    );
+    assert!(
+        total.frames > 0 && total.frames <= total.frames_seen,
+        "{total:?}"
+    );
+    assert_eq!(
+        without_gpu.latency_total.map(|t| t.end),
+        Some(LatencyEnd::UiEnd),
+        "without GPU marks LATENCY ends at the UI's hand-off"
+    );
 }
 
 /// In the Chrome trace export, each GPU pass lies between its frame's start and the next

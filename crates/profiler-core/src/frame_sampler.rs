@@ -426,6 +426,7 @@ impl FrameSampler {
         if self.latency.latest().is_some() {
             self.latency
                 .readings(&mut snapshot.latency, &mut self.scratch_signed_nanos);
+            snapshot.latency_total = self.latency.total(&mut self.scratch_signed_nanos);
             snapshot.latency_latest = self.latency.latest();
         }
         self.set_max_fps_and_bound(&mut snapshot);

@@ -1,6 +1,7 @@
 use std::time::Duration;
 
 use crate::LatencyStage;
+use crate::latency_total::LatencyEnd;
 
 /// The marks of one frame's latency path, on the sampler's clock. A mark that is not known
 /// (no request woke the frame, a backend without GPU timestamps, a clock that cannot place an
@@ -48,6 +49,20 @@ impl LatencyMarks {
     /// of its marks are known.
     pub fn stage_nanos(&self, stage: LatencyStage) -> Option<i64> {
         let (Some(start), Some(end)) = self.bounds(stage) else {
+            return None;
+        };
+        let nanos = |d: Duration| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX);
+        Some(nanos(end).saturating_sub(nanos(start)))
+    }
+
+    /// This frame's latency, request → `end`, in signed nanoseconds; `None` unless both marks
+    /// are known (a frame woken by input has no request).
+    pub fn latency_nanos(&self, end: LatencyEnd) -> Option<i64> {
+        let end = match end {
+            LatencyEnd::GpuEnd => self.gpu_end,
+            LatencyEnd::UiEnd => self.ui_end,
+        };
+        let (Some(start), Some(end)) = (self.request, end) else {
             return None;
         };
         let nanos = |d: Duration| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX);

@@ -1,10 +1,18 @@
+use crate::latency_total::{LatencyEnd, LatencyTotal};
 use crate::sample_ring::SampleRing;
 use crate::{LatencyMarks, LatencyReading, LatencyStage};
 
-/// Per-stage durations of the retained frames, as signed nanoseconds. Rings allocated once.
+/// Per-stage durations of the retained frames and each frame's request → end, as signed
+/// nanoseconds. Rings allocated once.
 #[derive(Debug)]
 pub(crate) struct LatencyPath {
     stages: [SampleRing<i64>; LatencyStage::ALL.len()],
+    /// Request → GPU end of the frames that had both marks.
+    to_gpu_end: SampleRing<i64>,
+    /// Request → UI end of the frames that had both marks.
+    to_ui_end: SampleRing<i64>,
+    /// Whether each recorded frame had a request mark.
+    had_request: SampleRing<bool>,
     latest: Option<LatencyMarks>,
 }
 
@@ -12,6 +20,9 @@ impl LatencyPath {
     pub(crate) fn new(capacity: usize) -> Self {
         Self {
             stages: std::array::from_fn(|_| SampleRing::with_capacity(capacity)),
+            to_gpu_end: SampleRing::with_capacity(capacity),
+            to_ui_end: SampleRing::with_capacity(capacity),
+            had_request: SampleRing::with_capacity(capacity),
             latest: None,
         }
     }
@@ -25,6 +36,13 @@ impl LatencyPath {
                 ring.push(nanos);
             }
         }
+        if let Some(nanos) = marks.latency_nanos(LatencyEnd::GpuEnd) {
+            self.to_gpu_end.push(nanos);
+        }
+        if let Some(nanos) = marks.latency_nanos(LatencyEnd::UiEnd) {
+            self.to_ui_end.push(nanos);
+        }
+        self.had_request.push(marks.request.is_some());
         self.latest = Some(*marks);
     }
 
@@ -41,27 +59,52 @@ impl LatencyPath {
                 scratch.extend(ring.iter());
             }
             scratch.sort_unstable();
-            let at_rank = |percent: usize| -> Option<std::time::Duration> {
-                // Nearest rank: the ⌈p·n/100⌉-th smallest.
-                let rank = (percent * scratch.len()).div_ceil(100).max(1);
-                scratch.get(rank - 1).map(|&nanos| to_duration(nanos))
-            };
             out.push(LatencyReading {
                 stage,
                 frames: scratch.len(),
-                p50: at_rank(50),
-                p95: at_rank(95),
+                p50: nearest_rank(scratch, 50),
+                p95: nearest_rank(scratch, 95),
                 max: scratch.last().map(|&nanos| to_duration(nanos)),
             });
         }
+    }
+
+    /// LATENCY: each frame's request → GPU end where any retained frame has a GPU end, else
+    /// request → UI end; `None` before a frame with a request. `scratch` is reused for sorting.
+    pub(crate) fn total(&self, scratch: &mut Vec<i64>) -> Option<LatencyTotal> {
+        let (end, ring) = if self.to_gpu_end.len() > 0 {
+            (LatencyEnd::GpuEnd, &self.to_gpu_end)
+        } else {
+            (LatencyEnd::UiEnd, &self.to_ui_end)
+        };
+        scratch.clear();
+        scratch.extend(ring.iter());
+        scratch.sort_unstable();
+        Some(LatencyTotal {
+            end,
+            frames: scratch.len(),
+            frames_seen: self.had_request.len(),
+            p50: nearest_rank(scratch, 50)?,
+            p95: nearest_rank(scratch, 95)?,
+            max: scratch.last().map(|&nanos| to_duration(nanos))?,
+        })
     }
 
     pub(crate) fn clear(&mut self) {
         for ring in &mut self.stages {
             ring.clear();
         }
+        self.to_gpu_end.clear();
+        self.to_ui_end.clear();
+        self.had_request.clear();
         self.latest = None;
     }
+}
+
+/// The nearest-rank percentile of sorted `values`: the ⌈p·n/100⌉-th smallest.
+fn nearest_rank(sorted: &[i64], percent: usize) -> Option<std::time::Duration> {
+    let rank = (percent * sorted.len()).div_ceil(100).max(1);
+    sorted.get(rank - 1).map(|&nanos| to_duration(nanos))
 }
 
 fn to_duration(nanos: i64) -> std::time::Duration {

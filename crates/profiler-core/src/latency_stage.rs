@@ -61,6 +61,13 @@ impl LatencyStage {
         }
     }
 
+    /// Whether the stage lies between a frame's request and its GPU end, the span LATENCY
+    /// covers: every stage but [`Self::TimerLateness`] (inside `Wake`) and [`Self::AfterGpu`]
+    /// (present, vsync wait and idle, after the end).
+    pub fn is_on_latency_path(self) -> bool {
+        !matches!(self, Self::TimerLateness | Self::AfterGpu)
+    }
+
     pub(crate) fn index(self) -> usize {
         self as usize
     }

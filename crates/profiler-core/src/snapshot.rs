@@ -1,8 +1,8 @@
 use std::time::Duration;
 
 use crate::{
-    Bound, DurationReading, FrameBudget, Grade, LatencyMarks, LatencyReading, MemoryCounter,
-    RejectedEvents,
+    Bound, DurationReading, FrameBudget, Grade, LatencyMarks, LatencyReading, LatencyTotal,
+    MemoryCounter, RejectedEvents,
 };
 
 /// The readouts at one moment: what the HUD shows until its next tick.
@@ -97,6 +97,11 @@ pub struct Snapshot {
     /// The latency path: one reading per [`crate::LatencyStage`], path order, over the retained
     /// frames whose marks came in; empty until the first such frame (see `docs/readouts.md`).
     pub latency: Vec<LatencyReading>,
+    /// LATENCY: the distribution of each retained frame's own request → GPU end (or UI end where
+    /// no GPU end is known; [`LatencyTotal::end`] says which); `None` until a frame a request
+    /// woke came in. The stages in [`Snapshot::latency`] are its breakdown, except
+    /// [`crate::LatencyStage::AfterGpu`] (present, vsync wait and idle: not on the latency path).
+    pub latency_total: Option<LatencyTotal>,
     /// The marks of the latest frame behind [`Snapshot::latency`].
     pub latency_latest: Option<LatencyMarks>,
     /// How far the GPU marks of the latency path may be off: half the window of the clock
@@ -158,6 +163,7 @@ impl Snapshot {
             cpu_frame: None,
             cpu_phases: Vec::new(),
             latency: Vec::new(),
+            latency_total: None,
             latency_latest: None,
             gpu_clock_uncertainty: None,
             bound: None,

@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use profiler_core::{
     Bound, Clock as _, ConfigError, FrameBudget, FrameOrigin, FrameRecord, FrameSampler,
-    FrameVerdict, GpuBusySource, Grade, LatencyMarks, LatencyStage, ManualClock, SamplerConfig,
+    FrameVerdict, GpuBusySource, Grade, LatencyEnd, LatencyMarks, LatencyStage, ManualClock,
+    SamplerConfig,
 };
 
 fn ms(v: u64) -> Duration {
@@ -943,4 +944,119 @@ fn latency_stages_are_distributions_of_each_frames_own_marks() {
         "no GPU marks: absent, not zero"
     );
     assert_eq!(snap.latency.len(), LatencyStage::ALL.len());
+}
+
+/// Hand-made marks of a frame a request woke: `wake` before its start, `ui` in it, GPU from
+/// `gpu_from` to `gpu_to` after the UI, and `after` until the next frame.
+fn woken_frame(
+    at: Duration,
+    wake: Duration,
+    ui: Duration,
+    gpu: Duration,
+    after: Duration,
+) -> LatencyMarks {
+    let frame_start = at + wake;
+    let ui_end = frame_start + ui;
+    let gpu_end = ui_end + gpu;
+    LatencyMarks {
+        request: Some(at),
+        frame_start: Some(frame_start),
+        ui_end: Some(ui_end),
+        render_start: Some(ui_end),
+        encode_end: Some(ui_end),
+        gpu_begin: Some(ui_end),
+        gpu_end: Some(gpu_end),
+        next_frame_start: Some(gpu_end + after),
+        ..LatencyMarks::default()
+    }
+}
+
+#[test]
+fn latency_is_the_distribution_of_each_frames_request_to_gpu_end_not_a_sum_of_medians() {
+    let (mut s, clock) = sampler(no_warmup());
+    frame(&mut s, &clock, ms(2), ms(16));
+    assert_eq!(s.snapshot().latency_total, None, "no marks yet");
+    // Three frames whose slow part alternates: (wake, ui, gpu) of (10, 1, 1), (1, 10, 1),
+    // (1, 1, 10). Each frame's own request → GPU end is 12 ms; each stage's median is 1 ms,
+    // so a sum of medians would read 3 ms.
+    for (i, (wake, ui, gpu)) in [(10, 1, 1), (1, 10, 1), (1, 1, 10)].into_iter().enumerate() {
+        let at = ms(1000 * (u64::try_from(i).expect("small") + 1));
+        s.record_latency(&woken_frame(at, ms(wake), ms(ui), ms(gpu), ms(4)));
+    }
+    let snap = s.snapshot();
+    let total = snap.latency_total.expect("frames a request woke");
+    assert_eq!(total.end, LatencyEnd::GpuEnd);
+    assert_eq!(
+        (
+            total.frames,
+            total.frames_seen,
+            total.p50,
+            total.p95,
+            total.max
+        ),
+        (3, 3, ms(12), ms(12), ms(12)),
+        "the frames' own request → GPU end"
+    );
+    let sum_of_medians: Duration = [LatencyStage::Wake, LatencyStage::Ui, LatencyStage::Gpu]
+        .iter()
+        .filter_map(|&stage| snap.latency.iter().find(|r| r.stage == stage)?.p50)
+        .sum();
+    assert_eq!(sum_of_medians, ms(3), "what the old row summed");
+}
+
+#[test]
+fn a_reactive_apps_idle_gap_does_not_enter_latency() {
+    let (mut s, clock) = sampler(no_warmup());
+    frame(&mut s, &clock, ms(2), ms(16));
+    // The same 2 + 3 + 5 ms path, followed by 5 ms or by 5 s of idle before the next frame.
+    let mut at = ms(1000);
+    for idle_ms in [5, 5_000, 5, 5_000, 5] {
+        s.record_latency(&woken_frame(at, ms(2), ms(3), ms(5), ms(idle_ms)));
+        at += ms(20 + idle_ms);
+    }
+    let snap = s.snapshot();
+    let total = snap.latency_total.expect("frames a request woke");
+    assert_eq!(
+        (total.p50, total.max),
+        (ms(10), ms(10)),
+        "idle is not latency"
+    );
+    let after = snap
+        .latency
+        .iter()
+        .find(|r| r.stage == LatencyStage::AfterGpu)
+        .expect("listed");
+    assert_eq!(
+        after.max,
+        Some(ms(5_000)),
+        "the idle gap is kept apart, in `after`"
+    );
+}
+
+#[test]
+fn frames_without_a_request_have_no_latency_and_no_gpu_end_means_the_ui_end() {
+    let (mut s, clock) = sampler(no_warmup());
+    frame(&mut s, &clock, ms(2), ms(16));
+    // glow: no GPU marks. Two frames a request woke (1 + 4 ms), two woken by input.
+    for (i, request) in [true, false, true, false].into_iter().enumerate() {
+        let made = ms(100 * (u64::try_from(i).expect("small") + 1));
+        let start = made + ms(1);
+        s.record_latency(&LatencyMarks {
+            request: request.then_some(made),
+            frame_start: Some(start),
+            ui_end: Some(start + ms(4)),
+            next_frame_start: Some(start + ms(30)),
+            ..LatencyMarks::default()
+        });
+    }
+    let total = s
+        .snapshot()
+        .latency_total
+        .expect("two frames a request woke");
+    assert_eq!(total.end, LatencyEnd::UiEnd, "no GPU end is known");
+    assert_eq!(
+        (total.frames, total.frames_seen, total.p50, total.max),
+        (2, 4, ms(5), ms(5)),
+        "request → UI end, of the two frames that had a request"
+    );
 }

@@ -256,6 +256,24 @@ fn wgpu_on_lavapipe_reads_frames_resources_and_gpu_passes() {
             "the {stage} stage is read on wgpu: {json}"
         );
     }
+    assert_latency_total(&json, "GPU end");
+}
+
+/// LATENCY is a distribution of frames' own request → `end`, ordered, over some of the frames
+/// seen (the demo animates: a request wakes its frames). Its accuracy is checked against the
+/// test's own clock in `egui-hud/tests/gpu_row.rs`.
+fn assert_latency_total(json: &Value, end: &str) {
+    let total = &json["latency_total"];
+    assert_eq!(total["end"].as_str(), Some(end), "{json}");
+    let number = |key: &str| {
+        total[key]
+            .as_f64()
+            .unwrap_or_else(|| panic!("latency_total.{key}: {json}"))
+    };
+    let (p50, p95, max) = (number("p50_ms"), number("p95_ms"), number("max_ms"));
+    assert!(0.0 < p50 && p50 <= p95 && p95 <= max, "{json}");
+    let frames = number("frames");
+    assert!(frames > 0.0 && frames <= number("frames_seen"), "{json}");
 }
 
 /// The demo's reading of one latency stage.
@@ -296,4 +314,5 @@ fn glow_reads_frames_and_resources_without_gpu_passes() {
             "the {stage} stage is absent on glow: {json}"
         );
     }
+    assert_latency_total(&json, "UI end");
 }

@@ -14,8 +14,8 @@ pub(crate) struct HudPalette {
     pub(crate) over: Color32,
     pub(crate) far_over: Color32,
     pub(crate) plot_line: Color32,
-    /// The latency bar's stages, path order: wake, ui, tess, encode, queue, gpu, after.
-    pub(crate) stages: [Color32; 7],
+    /// The latency bar's stages, path order: wake, ui, tess, encode, queue, gpu.
+    pub(crate) stages: [Color32; 6],
 }
 
 impl HudPalette {
@@ -35,7 +35,6 @@ impl HudPalette {
             Color32::from_rgb(100, 220, 220),
             Color32::from_rgb(250, 190, 60),
             Color32::from_rgb(255, 130, 180),
-            Color32::from_rgb(150, 215, 120),
         ],
     };
 
@@ -55,7 +54,6 @@ impl HudPalette {
             Color32::from_rgb(0, 110, 110),
             Color32::from_rgb(140, 84, 0),
             Color32::from_rgb(170, 30, 100),
-            Color32::from_rgb(30, 110, 30),
         ],
     };
 

@@ -3,7 +3,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use egui::{FontId, Galley, Role, Sense, Stroke, pos2, vec2};
-use profiler_core::{Bound, LatencyReading, LatencyStage, Snapshot};
+use profiler_core::{Bound, LatencyEnd, LatencyStage, Snapshot};
 
 use crate::repaint::why_reading::WhyReading;
 use crate::view::hud_palette::HudPalette;
@@ -40,7 +40,8 @@ pub(crate) struct HudView {
     spike_marks: Vec<usize>,
     /// The details control was clicked in this pass.
     pub(crate) details_clicked: bool,
-    /// The latency bar: the median of each stage on the path that has frames, path order.
+    /// The latency bar: the median of each stage from the request to LATENCY's end that has
+    /// frames, path order (a breakdown: its width is not the LATENCY row's value).
     latency_p50: Vec<(LatencyStage, Duration)>,
     layout: Option<Layout>,
     /// A one-glyph galley laid out through egui's galley cache every pass. egui empties that
@@ -128,11 +129,11 @@ impl HudView {
             snapshot
                 .latency
                 .iter()
-                .filter(|r| r.stage != LatencyStage::TimerLateness)
+                .filter(|r| r.stage.is_on_latency_path())
                 .filter_map(|r| Some((r.stage, r.p50?))),
         );
         self.hover = hover_text(snapshot);
-        push_latency_hover(&mut self.hover, &snapshot.latency);
+        push_latency_hover(&mut self.hover, snapshot);
         if let Some(first) = unavailable_passes.first() {
             let _ = write!(
                 self.hover,
@@ -470,7 +471,7 @@ impl HudView {
         let colour = |stage: LatencyStage| {
             let index = LatencyStage::ALL
                 .iter()
-                .filter(|&&s| s != LatencyStage::TimerLateness)
+                .filter(|s| s.is_on_latency_path())
                 .position(|&s| s == stage)
                 .unwrap_or(0);
             palette.stages.get(index).copied().unwrap_or(palette.dim)
@@ -636,19 +637,45 @@ fn hover_text(snapshot: &Snapshot) -> String {
     lines.join("\n")
 }
 
-/// The hover lines of the latency path: each stage's p50 / p95 / max, "—" for a stage no
-/// retained frame had both marks for.
-fn push_latency_hover(hover: &mut String, latency: &[LatencyReading]) {
-    if latency.is_empty() {
+/// The hover lines of LATENCY (its definition, its end and how many frames had a request)
+/// and of its breakdown: each stage's p50 / p95 / max, "—" for a stage no retained frame had
+/// both marks for; the time after the GPU's end and the timer's lateness apart, as what they
+/// are.
+fn push_latency_hover(hover: &mut String, snapshot: &Snapshot) {
+    if let Some(total) = snapshot.latency_total {
+        let _ = write!(
+            hover,
+            "\nLATENCY: each frame's request → {}, p50 / p95 / max {} / {} / {}, \
+             over the {} of {} frames a request woke (input and window changes make none)",
+            total.end.name(),
+            format_duration(total.p50),
+            format_duration(total.p95),
+            format_duration(total.max),
+            total.frames,
+            total.frames_seen,
+        );
+        if total.end == LatencyEnd::UiEnd {
+            hover.push_str(
+                "\n  no GPU end here (glow, web, or no GPU timer): rendering and the GPU are left out",
+            );
+        }
+    }
+    if snapshot.latency.is_empty() {
         return;
     }
-    hover.push_str("\nlatency p50 / p95 / max:");
-    for reading in latency {
-        let _ = write!(hover, "\n  {:<6} ", reading.stage.name());
+    hover.push_str("\nits stages, p50 / p95 / max:");
+    let mut apart = String::new();
+    for reading in &snapshot.latency {
+        let line = if reading.stage.is_on_latency_path() {
+            &mut *hover
+        } else {
+            &mut apart
+        };
+        let _ = write!(line, "\n  {:<6} ", reading.stage.name());
         match (reading.p50, reading.p95, reading.max) {
             (Some(p50), Some(p95), Some(max)) => {
                 let _ = write!(
-                    hover,
+                    line,
                     "{} / {} / {} ({} frames)",
                     format_duration(p50),
                     format_duration(p95),
@@ -656,8 +683,19 @@ fn push_latency_hover(hover: &mut String, latency: &[LatencyReading]) {
                     reading.frames
                 );
             }
-            _ => hover.push('—'),
+            _ => line.push('—'),
         }
+        match reading.stage {
+            LatencyStage::AfterGpu => {
+                line.push_str(" GPU end → next frame: present, vsync wait, idle");
+            }
+            LatencyStage::TimerLateness => line.push_str(" how late a timed request ran"),
+            _ => {}
+        }
+    }
+    if !apart.is_empty() {
+        hover.push_str("\nnot latency:");
+        hover.push_str(&apart);
     }
 }
 
@@ -742,6 +780,69 @@ mod tests {
             "the hover says why: {}",
             view.hover
         );
+    }
+
+    /// A snapshot of three frames a request woke, whose slow part alternates (wake, ui,
+    /// gpu of 10/1/1, 1/10/1, 1/1/10 ms), each followed by `after_ms` until the next frame.
+    fn alternating_latency(after_ms: u64) -> Snapshot {
+        let clock = profiler_core::ManualClock::new();
+        let config = profiler_core::SamplerConfig {
+            warmup_frames: 0,
+            ..profiler_core::SamplerConfig::default()
+        };
+        let mut sampler =
+            profiler_core::FrameSampler::new(config, Arc::new(clock)).expect("valid config");
+        let ms = Duration::from_millis;
+        for (i, (wake, ui, gpu)) in [(10, 1, 1), (1, 10, 1), (1, 1, 10)].into_iter().enumerate() {
+            let request = ms(1000 * (u64::try_from(i).expect("small") + 1));
+            let frame_start = request + ms(wake);
+            let ui_end = frame_start + ms(ui);
+            let gpu_end = ui_end + ms(gpu);
+            sampler.record_latency(&profiler_core::LatencyMarks {
+                request: Some(request),
+                frame_start: Some(frame_start),
+                ui_end: Some(ui_end),
+                render_start: Some(ui_end),
+                encode_end: Some(ui_end),
+                gpu_begin: Some(ui_end),
+                gpu_end: Some(gpu_end),
+                next_frame_start: Some(gpu_end + ms(after_ms)),
+                ..profiler_core::LatencyMarks::default()
+            });
+        }
+        sampler.snapshot()
+    }
+
+    #[test]
+    fn the_latency_row_is_each_frames_request_to_gpu_end_and_idle_is_apart() {
+        for after_ms in [4, 4_000] {
+            let mut view = HudView::default();
+            view.set_readouts(&alternating_latency(after_ms), None, &[]);
+            let row = view
+                .rows
+                .iter()
+                .find(|row| row.name == "LATENCY")
+                .expect("a LATENCY row");
+            // Every frame's own request → GPU end is 12 ms; a sum of the stages' medians would
+            // read 3 ms (plus `after`).
+            assert_eq!(row.value, "12.0 ms · p95 12.0 ms", "after {after_ms} ms");
+            assert!(
+                view.latency_p50
+                    .iter()
+                    .all(|&(stage, _)| stage != LatencyStage::AfterGpu),
+                "the bar stops at the GPU end"
+            );
+            assert!(
+                view.hover.contains("request → GPU end")
+                    && view.hover.contains("the 3 of 3 frames a request woke")
+                    && view
+                        .hover
+                        .split_once("not latency:")
+                        .is_some_and(|(_, apart)| apart.contains("\n  after ")),
+                "the hover names the end, the frames and keeps `after` apart: {}",
+                view.hover
+            );
+        }
     }
 
     #[test]

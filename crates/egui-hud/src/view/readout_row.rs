@@ -2,7 +2,7 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use profiler_core::{Bound, DurationReading, GpuBusySource, Grade, LatencyStage, Snapshot};
+use profiler_core::{Bound, DurationReading, GpuBusySource, Grade, LatencyEnd, Snapshot};
 
 use crate::repaint::why_reading::WhyReading;
 
@@ -74,17 +74,20 @@ impl ReadoutRow {
         if let Some(bytes) = snapshot.memory_bytes {
             rows.push(Self::new("MEM", format_bytes(bytes), None));
         }
-        // The latency bar follows this row: the sum of the stages' medians it is made of (not
-        // the median of a sum).
-        let medians = snapshot
-            .latency
-            .iter()
-            .filter(|r| r.stage != LatencyStage::TimerLateness)
-            .filter_map(|r| r.p50);
-        if let Some(sum) = medians.reduce(|sum, p50| sum + p50) {
+        // The latency bar follows this row: each frame's own request → end, its median and
+        // 95th percentile (never a sum of the stages' medians). "(UI)": no GPU end is known.
+        if let Some(total) = snapshot.latency_total {
+            let end = match total.end {
+                LatencyEnd::GpuEnd => "",
+                LatencyEnd::UiEnd => " (UI)",
+            };
             rows.push(Self::new(
                 "LATENCY",
-                format!("Σp50 {}", format_duration(sum)),
+                format!(
+                    "{} · p95 {}{end}",
+                    format_duration(total.p50),
+                    format_duration(total.p95)
+                ),
                 None,
             ));
         }

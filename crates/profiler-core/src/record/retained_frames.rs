@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 
 use crate::Clock;
 use crate::latency_stage::LatencyStage;
+use crate::latency_total::LatencyEnd;
 use crate::record::export_format::ExportFormat;
 use crate::record::frame_phases::{FramePhases, PhaseStart};
 use crate::record::frame_trace::{CauseSite, FrameTrace};
@@ -62,6 +63,7 @@ impl RetainedFrames {
         for stage in LatencyStage::ALL {
             write!(w, ",stage_{}_ms", stage.name())?;
         }
+        write!(w, ",latency_to_gpu_end_ms,latency_to_ui_end_ms")?;
         for name in &phase_names {
             write!(w, ",{}", csv_field(&format!("phase:{name}_ms")))?;
         }
@@ -99,8 +101,14 @@ impl RetainedFrames {
                     frame.passes,
                     u8::from(spike),
                 )?;
-                for stage in LatencyStage::ALL {
-                    let nanos = frame.marks.stage_nanos(stage);
+                let spans = LatencyStage::ALL
+                    .iter()
+                    .map(|&stage| frame.marks.stage_nanos(stage))
+                    .chain(
+                        [LatencyEnd::GpuEnd, LatencyEnd::UiEnd]
+                            .map(|end| frame.marks.latency_nanos(end)),
+                    );
+                for nanos in spans {
                     match nanos {
                         Some(nanos) => write!(w, ",{:.4}", nanos as f64 / 1e6)?,
                         None => write!(w, ",")?,
