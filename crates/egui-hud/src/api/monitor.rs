@@ -100,7 +100,8 @@ impl FpsMonitor {
     }
 
     /// When a frame is kept as a spike (see [`crate::spikes`]). Default
-    /// [`profiler_core::record::spike_threshold::SpikeThreshold::BudgetTimes`]`(2.0)`: twice the frame budget.
+    /// [`profiler_core::record::spike_threshold::SpikeThreshold::Stutter`] with 2 × the frame budget
+    /// and 2.5 × the median of the 21 frames before it.
     pub fn spike_threshold(
         mut self,
         threshold: profiler_core::record::spike_threshold::SpikeThreshold,

@@ -23,10 +23,11 @@ pub fn show_details(ctx: &egui::Context, open: bool) {
     FramePlugin::with(ctx, |plugin| plugin.set_details_open(viewport, open));
 }
 
-/// The last 16 spikes on the current viewport, oldest first: frames whose draw, CPU time, GPU
-/// time or (wanted right after the previous one) hand-off interval crossed the spike
-/// threshold ([`crate::FpsMonitor::spike_threshold`], default twice the budget), with everything
-/// the HUD knew about them. Empty while the HUD is hidden. Cost: a lock of the HUD's plugin and
+/// The kept spikes on the current viewport, oldest first: the 8 newest and the worst of the
+/// older ones, up to 16. Spikes are frames whose draw, CPU time, GPU time or (wanted right after
+/// the previous one) hand-off interval crossed the spike threshold
+/// ([`crate::FpsMonitor::spike_threshold`], default twice the budget and 2.5 × the recent
+/// median), with everything the HUD knew about them. Empty while the HUD is hidden. Cost: a lock of the HUD's plugin and
 /// a clone of the spikes.
 pub fn spikes(ctx: &egui::Context) -> Vec<Spike> {
     let viewport = ctx.viewport_id();

@@ -486,7 +486,7 @@ impl ViewportState {
                 view.set_plot(log.retained().iter().map(|t| t.draw), snapshot.budget);
             }
             view.set_readouts(&snapshot, self.why.as_ref(), self.unavailable_passes);
-            view.set_notes(log, export_note);
+            view.set_notes(log, snapshot.budget, export_note);
         }
         self.displayed = Some(snapshot);
     }

@@ -125,10 +125,12 @@ impl HudView {
         self.max_fps = snapshot.max_fps;
         self.fps = snapshot.fps;
         self.latency_p50.clear();
+        // The bar is LATENCY's breakdown: absent with its row (no frame a request woke).
         self.latency_p50.extend(
             snapshot
                 .latency
                 .iter()
+                .filter(|_| snapshot.latency_total.is_some())
                 .filter(|r| r.stage.is_on_latency_path())
                 .filter_map(|r| Some((r.stage, r.p50?))),
         );
@@ -153,9 +155,15 @@ impl HudView {
         self.layout = None;
     }
 
-    /// The SPIKES row (count and worst), the spikes' marks on the plot and their anatomy in
-    /// the hover text; the outcome of the latest background export, while it is recent.
-    pub(crate) fn set_notes(&mut self, log: &FrameLog, export_note: Option<&str>) {
+    /// The SPIKES row (spikes since the start and the worst of them), the kept spikes' marks on
+    /// the plot, their rule (under `budget`) and anatomy in the hover text; the outcome of the
+    /// latest background export, while it is recent.
+    pub(crate) fn set_notes(
+        &mut self,
+        log: &FrameLog,
+        budget: Duration,
+        export_note: Option<&str>,
+    ) {
         let spikes = log.spikes();
         self.spike_marks.clear();
         self.spike_marks.extend(
@@ -167,12 +175,22 @@ impl HudView {
                     spikes.iter().any(|s| s.at == start).then_some(index)
                 }),
         );
-        if let Some(worst) = spikes.iter().max_by_key(|s| s.worst) {
+        if let Some(worst) = log.worst_spike() {
             self.rows.push(ReadoutRow::new(
                 "SPIKES",
-                format!("{} · worst {}", spikes.len(), format_duration(worst.worst)),
+                format!(
+                    "{} · worst {}",
+                    log.spikes_seen(),
+                    format_duration(worst.worst)
+                ),
                 None,
             ));
+            let _ = write!(
+                self.hover,
+                "\nSPIKES: frames {}; {} since the start, the worst and newest kept",
+                log.threshold().describe(budget),
+                log.spikes_seen()
+            );
             let _ = write!(self.hover, "\nworst spike: {}", worst.summary());
             for spike in spikes.iter().rev().take(3) {
                 let _ = write!(self.hover, "\n  spike: {}", spike.summary());

@@ -5,21 +5,32 @@ use std::time::Duration;
 
 use crate::record::frame_trace::FrameTrace;
 use crate::record::spike::Spike;
-use crate::record::spike_threshold::SpikeThreshold;
+use crate::record::spike_threshold::{RECENT_FRAMES, SpikeThreshold};
+use crate::sample_ring::SampleRing;
 
-/// Spikes kept: the newest replace the oldest.
+/// Spikes kept: the [`NEWEST_SPIKES`] newest and, of the older ones, the worst.
 pub const MAX_SPIKES: usize = 16;
+/// Spikes kept because they are the newest; the rest of [`MAX_SPIKES`] are the worst of the
+/// older ones.
+pub const NEWEST_SPIKES: usize = 8;
 
 /// A viewport's counted frames with everything known about them: the retained window (as many
-/// as the sampler keeps, for the exports) and the last [`MAX_SPIKES`] spikes. The window's
-/// memory is allocated once; a frame is moved in and evicts the oldest. A spike allocates
-/// when it is recorded.
+/// as the sampler keeps, for the exports) and up to [`MAX_SPIKES`] spikes: the
+/// [`NEWEST_SPIKES`] newest and the worst of the older ones (by the figure that crossed the
+/// threshold), so the worst frame since the log began is never pushed out by newer, smaller
+/// ones. The window's memory is allocated once; a frame is moved in and evicts the oldest. A
+/// spike allocates when it is recorded.
 #[derive(Debug)]
 pub struct FrameLog {
     retained: VecDeque<FrameTrace>,
     capacity: usize,
+    /// Oldest first.
     spikes: VecDeque<Spike>,
+    /// Spikes recorded since the log began, kept or not.
+    spikes_seen: u64,
     threshold: SpikeThreshold,
+    /// The slowest figure of each of the last [`RECENT_FRAMES`] frames (the stutter rule).
+    recent: SampleRing<Duration>,
 }
 
 impl FrameLog {
@@ -28,22 +39,40 @@ impl FrameLog {
         Self {
             retained: VecDeque::with_capacity(capacity),
             capacity,
-            spikes: VecDeque::with_capacity(MAX_SPIKES),
+            spikes: VecDeque::with_capacity(MAX_SPIKES + 1),
+            spikes_seen: 0,
             threshold,
+            recent: SampleRing::with_capacity(RECENT_FRAMES),
         }
     }
 
     /// A complete frame, under the frame `budget` in effect: moved in, the oldest dropped.
     pub fn add(&mut self, trace: FrameTrace, budget: Duration) {
+        let slowest = [
+            Some(trace.draw),
+            trace.cpu.as_ref().map(|(total, _)| *total),
+            trace.gpu.as_ref().map(|(total, _)| *total),
+            trace.handoff_interval,
+        ]
+        .into_iter()
+        .flatten()
+        .max()
+        .unwrap_or_default();
+        // The stutter rule compares the frame with the ones before it, not with itself; the
+        // first frame has none to be compared with, so it is judged by the budget only where
+        // the rule has no stutter part.
+        let stutter_floor = match self.threshold.median_times() {
+            Some(times) => self.recent_median().map(|median| median.mul_f64(times)),
+            None => Some(Duration::ZERO),
+        };
+        self.recent.push(slowest);
         if let Some(spike) = self
             .threshold
             .duration(budget)
-            .and_then(|threshold| Spike::of(&trace, threshold))
+            .zip(stutter_floor)
+            .and_then(|(threshold, floor)| Spike::of(&trace, threshold.max(floor)))
         {
-            if self.spikes.len() == MAX_SPIKES {
-                self.spikes.pop_front();
-            }
-            self.spikes.push_back(spike);
+            self.keep(spike);
         }
         if self.capacity == 0 {
             return;
@@ -54,9 +83,63 @@ impl FrameLog {
         self.retained.push_back(trace);
     }
 
-    /// The last [`MAX_SPIKES`] spikes, oldest first.
+    /// Adds `spike`; past [`MAX_SPIKES`], drops the least bad of those older than the
+    /// [`NEWEST_SPIKES`] newest (the oldest of equals).
+    fn keep(&mut self, spike: Spike) {
+        self.spikes_seen += 1;
+        self.spikes.push_back(spike);
+        if self.spikes.len() <= MAX_SPIKES {
+            return;
+        }
+        let older = self.spikes.len() - NEWEST_SPIKES;
+        let least = self
+            .spikes
+            .iter()
+            .take(older)
+            .enumerate()
+            .min_by_key(|&(index, s)| (s.worst, index))
+            .map(|(index, _)| index);
+        debug_assert!(least.is_some(), "MAX_SPIKES > NEWEST_SPIKES");
+        if let Some(index) = least {
+            self.spikes.remove(index);
+        }
+    }
+
+    /// The median of the recent frames' slowest figures; `None` before the first frame.
+    fn recent_median(&self) -> Option<Duration> {
+        let mut recent = [Duration::ZERO; RECENT_FRAMES];
+        let count = self.recent.len().min(RECENT_FRAMES);
+        for (slot, value) in recent.iter_mut().zip(self.recent.iter()) {
+            *slot = value;
+        }
+        let recent = recent.get_mut(..count)?;
+        if recent.is_empty() {
+            return None;
+        }
+        let middle = recent.len() / 2;
+        let (_, median, _) = recent.select_nth_unstable(middle);
+        Some(*median)
+    }
+
+    /// The kept spikes, oldest first: the [`NEWEST_SPIKES`] newest and the worst older ones.
     pub fn spikes(&self) -> &VecDeque<Spike> {
         &self.spikes
+    }
+
+    /// Spikes recorded since the log began, kept or not.
+    pub fn spikes_seen(&self) -> u64 {
+        self.spikes_seen
+    }
+
+    /// The worst spike since the log began (kept by construction), by the figure that crossed
+    /// the threshold; the newest of equals.
+    pub fn worst_spike(&self) -> Option<&Spike> {
+        self.spikes.iter().max_by_key(|s| s.worst)
+    }
+
+    /// The rule spikes are kept by.
+    pub fn threshold(&self) -> SpikeThreshold {
+        self.threshold
     }
 
     /// The retained frames, oldest first.
@@ -100,16 +183,32 @@ mod tests {
     }
 
     #[test]
-    fn seventeen_spikes_keep_the_newest_sixteen() {
+    fn the_worst_spike_stays_among_newer_smaller_ones() {
+        // Every frame is over the threshold: a 300 ms stall, then 30 frames of 150 ms.
         let mut log = FrameLog::new(4, SpikeThreshold::After(Duration::from_millis(10)));
-        for sequence in 0..17 {
-            log.add(frame(sequence, 20), Duration::from_millis(16));
+        log.add(frame(0, 300), Duration::from_millis(16));
+        for sequence in 1..=30 {
+            log.add(frame(sequence, 150 + sequence), Duration::from_millis(16));
         }
         assert_eq!(log.spikes().len(), MAX_SPIKES);
+        assert_eq!(log.spikes_seen(), 31);
+        let at: Vec<u64> = log
+            .spikes()
+            .iter()
+            .map(|s| u64::try_from(s.at.as_millis()).expect("small") / 20)
+            .collect();
+        // The stall, the 7 worst of the older ones (the slowest are the latest here), and the
+        // 8 newest, in time order.
         assert_eq!(
-            log.spikes().front().map(|s| s.at),
-            Some(Duration::from_millis(20)),
-            "the first spike (at 0 ms) left"
+            at,
+            [
+                0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30
+            ]
+        );
+        assert_eq!(
+            log.worst_spike().map(|s| s.draw),
+            Some(Duration::from_millis(300)),
+            "the worst since the log began"
         );
         assert_eq!(log.retained().len(), 4, "the window keeps its capacity");
         let off = {
@@ -118,5 +217,31 @@ mod tests {
             log.spikes().len()
         };
         assert_eq!(off, 0, "Off records none");
+    }
+
+    #[test]
+    fn a_steadily_slow_app_has_no_spikes_but_its_stall_is_one() {
+        let budget = Duration::from_millis(16);
+        let mut log = FrameLog::new(120, SpikeThreshold::default());
+        // 50 ms frames, three budgets each, and one 200 ms stall among them.
+        for sequence in 0..100 {
+            let draw = if sequence == 60 {
+                200
+            } else {
+                50 + sequence % 3
+            };
+            log.add(frame(sequence, draw), budget);
+        }
+        let spikes: Vec<_> = log.spikes().iter().map(|s| s.draw).collect();
+        assert_eq!(spikes, [Duration::from_millis(200)], "only the stall");
+        let mut budget_only = FrameLog::new(120, SpikeThreshold::BudgetTimes(2.0));
+        for sequence in 0..100 {
+            budget_only.add(frame(sequence, 50), budget);
+        }
+        assert_eq!(
+            budget_only.spikes_seen(),
+            100,
+            "the budget alone marks every frame"
+        );
     }
 }

@@ -9,7 +9,7 @@ use crate::latency_stage::LatencyStage;
 use crate::record::frame_trace::{CauseSite, FrameTrace};
 
 /// A slow frame kept by [`crate::record::frame_log::FrameLog`], with everything known about it.
-/// egui-hud's `spikes(ctx)` gives the last 16; the HUD marks them on its plot and shows the
+/// egui-hud's `spikes(ctx)` gives the kept ones (the 8 newest, the worst older ones); the HUD marks them on its plot and shows the
 /// worst in the `SPIKES` row.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Spike {
