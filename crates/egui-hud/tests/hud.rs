@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use egui_hud::profiler_core::{Clock, ManualClock, Snapshot};
+use egui_hud::profiler_core::{self, Clock, ManualClock, Snapshot};
 use egui_hud::{FpsMonitor, HudActivity, MainReadout};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
@@ -515,4 +515,48 @@ fn the_huds_own_discard_is_not_the_apps() {
             "no frame took two passes of the app's"
         );
     }
+}
+
+/// Twelve phase names a frame, where a frame's record keeps 8: the four beyond are counted in
+/// the snapshot and the hover says so; the eight kept have their lines.
+#[test]
+fn phases_beyond_the_eight_a_frame_keeps_are_counted_and_said() {
+    const NAMES: [&str; 12] = [
+        "p01", "p02", "p03", "p04", "p05", "p06", "p07", "p08", "p09", "p10", "p11", "p12",
+    ];
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(280.0, 300.0))
+        .build_ui_state(
+            |ui, app: &mut App| {
+                for name in NAMES {
+                    let _phase = egui_hud::cpu_phase(ui.ctx(), name);
+                    app.clock.advance(Duration::from_micros(100));
+                }
+                App::ui(ui, app);
+            },
+            App::new(),
+        );
+    harness.run_steps(60);
+    let snapshot = hud_snapshot(&harness);
+    assert_eq!(
+        snapshot.cpu_phases.len(),
+        profiler_core::record::frame_phases::MAX_PHASES,
+        "the first names fill the record: {:?}",
+        snapshot.cpu_phases
+    );
+    assert!(
+        snapshot.cpu_phases_untracked >= 4 * u64::try_from(snapshot.samples).expect("small"),
+        "at least 5 names a counted frame are not shown: {} over {} frames",
+        snapshot.cpu_phases_untracked,
+        snapshot.samples
+    );
+    harness.get_by_label("MAX FPS").hover();
+    // egui shows a tooltip after its delay (0.5 s of egui time).
+    harness.run_steps(60);
+    assert!(
+        harness
+            .query_by_label_contains("phase timings not shown (more than 8 names)")
+            .is_some(),
+        "the hover says so"
+    );
 }

@@ -56,6 +56,8 @@ pub struct FrameSampler {
     /// reported for.
     cpu_frames: SampleRing<u64>,
     cpu_sum_nanos: u64,
+    /// Phase names that did not fit their frame's record, since start.
+    untracked_cpu_phases: u64,
     cpu_phases: LabelTable,
     warmup_left: u32,
     self_induced: u64,
@@ -116,6 +118,7 @@ impl FrameSampler {
             gpu_passes: LabelTable::new(capacity),
             cpu_frames: SampleRing::with_capacity(capacity),
             cpu_sum_nanos: 0,
+            untracked_cpu_phases: 0,
             cpu_phases: LabelTable::new(capacity),
             self_induced: 0,
             rejected: RejectedEvents::default(),
@@ -306,17 +309,24 @@ impl FrameSampler {
     /// Records one counted frame's CPU time: `total` (its draw and the phases timed around it,
     /// such as eframe's render) and its labelled phases (inside or around the draw). Phases
     /// are shown as they are; `total` is what BOUND and MAX FPS compare with the GPU. Call it
-    /// only for frames [`FrameSampler::record_frame`] counted. A total longer than
+    /// only for frames [`FrameSampler::record_frame`] counted. `untracked` is how many of the
+    /// frame's phase names did not fit its record ([`crate::record::frame_phases::MAX_PHASES`]);
+    /// they and the names beyond the table's 8 are counted in
+    /// [`Snapshot::cpu_phases_untracked`]. A total longer than
     /// [`SamplerConfig::max_draw_duration`] is dropped; a label seen for the first time
     /// allocates its slot, nothing else allocates.
     pub fn record_cpu_frame<'a>(
         &mut self,
         total: Duration,
         phases: impl IntoIterator<Item = (&'a str, Duration)>,
+        untracked: u32,
     ) {
         if total > self.config.max_draw_duration {
             return;
         }
+        self.untracked_cpu_phases = self
+            .untracked_cpu_phases
+            .saturating_add(u64::from(untracked));
         for (label, duration) in phases {
             self.cpu_phases
                 .record(label, duration.min(self.config.max_draw_duration));
@@ -364,6 +374,7 @@ impl FrameSampler {
         self.gpu_passes.clear();
         self.cpu_frames.clear();
         self.cpu_sum_nanos = 0;
+        self.untracked_cpu_phases = 0;
         self.cpu_phases.clear();
         self.latency.clear();
         self.warmup_left = self.config.warmup_frames;
@@ -422,6 +433,8 @@ impl FrameSampler {
         {
             snapshot.cpu_frame = Some(Duration::from_nanos(self.cpu_sum_nanos / count));
             self.cpu_phases.readings(&mut snapshot.cpu_phases);
+            snapshot.cpu_phases_untracked =
+                self.untracked_cpu_phases + self.cpu_phases.untracked();
         }
         if self.latency.latest().is_some() {
             self.latency

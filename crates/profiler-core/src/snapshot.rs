@@ -94,6 +94,10 @@ pub struct Snapshot {
     /// One entry per labelled CPU phase (`egui_hud::cpu_phase`, eframe's `ui` and `render`),
     /// in the order the labels were first seen. Phases inside the draw are parts of FRAME.
     pub cpu_phases: Vec<DurationReading>,
+    /// Phase timings not shown since the sampler started: names beyond the 8 a frame's record
+    /// keeps ([`crate::record::frame_phases::MAX_PHASES`]) or beyond the 8 labels the readings
+    /// keep. The HUD's hover says so when it is not 0.
+    pub cpu_phases_untracked: u64,
     /// The latency path: one reading per [`crate::LatencyStage`], path order, over the retained
     /// frames whose marks came in; empty until the first such frame (see `docs/readouts.md`).
     pub latency: Vec<LatencyReading>,
@@ -162,6 +166,7 @@ impl Snapshot {
             gpu_passes: Vec::new(),
             cpu_frame: None,
             cpu_phases: Vec::new(),
+            cpu_phases_untracked: 0,
             latency: Vec::new(),
             latency_total: None,
             latency_latest: None,

@@ -874,7 +874,7 @@ fn cpu_phases_are_read_per_label_and_their_total_decides_bound_and_max_fps() {
     for _ in 0..10 {
         frame(&mut s, &clock, ms(2), ms(16));
         // eframe-style: the draw (`ui`, 2 ms) and what follows it (`render`, 9 ms).
-        s.record_cpu_frame(ms(11), [("ui", ms(2)), ("render", ms(9))]);
+        s.record_cpu_frame(ms(11), [("ui", ms(2)), ("render", ms(9))], 0);
         s.record_gpu_frame(clock.now(), [("egui", ms(5))]);
     }
     let snap = s.snapshot();

@@ -22,7 +22,7 @@ use profiler_core::record::frame_phases::{FramePhases, PhaseName, PhaseStart};
 /// Cost: while the HUD is hidden, one atomic load (the phase is not timed); while it is shown,
 /// two `Instant` reads and one uncontended lock when the phase ends, measured in
 /// `benches/cpu_phase.rs`. No allocation: names are `&'static str`, 8 per frame (further
-/// names are counted, not shown). Cloning the handle is an `Arc` clone.
+/// names are counted, not shown: `Snapshot::cpu_phases_untracked` and the hover). Cloning the handle is an `Arc` clone.
 ///
 /// ## Locking
 /// One mutex, held for a few instructions when a phase ends and by the HUD's hooks; phases

@@ -588,7 +588,12 @@ impl ViewportState {
                 phases.add_phase(phase);
             }
         }
-        sampler.record_cpu_frame(total, phases.iter());
+        // Names beyond the record's room, in any of the sets or in their union.
+        let overflow = [&counted.inside, &between, &reported, &phases]
+            .iter()
+            .map(|set| set.overflow)
+            .fold(0_u32, u32::saturating_add);
+        sampler.record_cpu_frame(total, phases.iter(), overflow);
         self.recorder.cpu_reported(counted.sequence, total, phases);
     }
 

@@ -624,6 +624,13 @@ fn hover_text(snapshot: &Snapshot) -> String {
         "{} draw samples, {} HUD tick frames excluded",
         snapshot.samples, snapshot.self_induced_frames
     ));
+    if snapshot.cpu_phases_untracked > 0 {
+        lines.push(format!(
+            "PHASES: {} phase timings not shown (more than {} names)",
+            snapshot.cpu_phases_untracked,
+            profiler_core::record::frame_phases::MAX_PHASES
+        ));
+    }
     if let (Some(Bound::Gpu), Some(gpu)) = (snapshot.max_fps_set_by, snapshot.gpu_frame) {
         lines.push(format!(
             "MAX FPS set by the GPU: {} a frame, longer than FRAME",
@@ -663,7 +670,7 @@ fn push_latency_hover(hover: &mut String, snapshot: &Snapshot) {
     if let Some(total) = snapshot.latency_total {
         let _ = write!(
             hover,
-            "\nLATENCY: each frame's request → {}, p50 / p95 / max {} / {} / {}, \
+            "\nLATENCY: from each frame's request to its {}, p50 / p95 / max {} / {} / {}, \
              over the {} of {} frames a request woke (input and window changes make none)",
             total.end.name(),
             format_duration(total.p50),
@@ -705,7 +712,7 @@ fn push_latency_hover(hover: &mut String, snapshot: &Snapshot) {
         }
         match reading.stage {
             LatencyStage::AfterGpu => {
-                line.push_str(" GPU end → next frame: present, vsync wait, idle");
+                line.push_str(" GPU end to next frame: present, vsync wait, idle");
             }
             LatencyStage::TimerLateness => line.push_str(" how late a timed request ran"),
             _ => {}
@@ -851,7 +858,7 @@ mod tests {
                 "the bar stops at the GPU end"
             );
             assert!(
-                view.hover.contains("request → GPU end")
+                view.hover.contains("request to its GPU end")
                     && view.hover.contains("the 3 of 3 frames a request woke")
                     && view
                         .hover
