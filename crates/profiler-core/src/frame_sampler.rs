@@ -34,8 +34,6 @@ pub struct FrameSampler {
     draw_sum_nanos: u128,
     /// When the last frame began: a frame that begins before it is time going back.
     last_draw_start: Option<Duration>,
-    /// The latest present of a warm-up frame: where the first counted interval begins.
-    warmup_present: Option<u64>,
     /// The newest present the ring has evicted: the start of the first interval when the ring
     /// holds less than a window (over 1024 presents a second).
     evicted_present: Option<u64>,
@@ -104,7 +102,6 @@ impl FrameSampler {
             draws: SampleRing::with_capacity(capacity),
             draw_sum_nanos: 0,
             last_draw_start: None,
-            warmup_present: None,
             evicted_present: None,
             invalidation_sum: 0,
             missed_refresh_sum: 0,
@@ -206,8 +203,11 @@ impl FrameSampler {
         }
         if self.warmup_left > 0 {
             self.warmup_left -= 1;
-            if let Some(at) = present {
-                self.warmup_present = Some(nanos(at));
+            // Warm-up leaves the draw out (first frames are slow for reasons of their own), not
+            // the present: FPS counts what reached the screen, so a click's burst that ends the
+            // warm-up reads its frames, not one counted frame over the burst's last interval.
+            if frame.origin != FrameOrigin::SelfInduced {
+                self.push_present(present);
             }
             return FrameVerdict::WarmUp;
         }
@@ -244,12 +244,17 @@ impl FrameSampler {
         self.invalidation_sum += u64::from(sample.invalidations);
         self.missed_refresh_sum += u64::from(sample.missed_refreshes);
         self.missed_frame_count += u64::from(sample.missed_refreshes > 0);
+        self.push_present(present);
+        FrameVerdict::Counted
+    }
+
+    /// Adds a present to FPS's ring, remembering the one it evicts.
+    fn push_present(&mut self, present: Option<Duration>) {
         if let Some(at) = present
             && let Some(evicted) = self.presents.push(nanos(at))
         {
             self.evicted_present = Some(evicted);
         }
-        FrameVerdict::Counted
     }
 
     /// Refreshes missed over a present interval of a frame wanted back to back: `k − 1` for
@@ -360,7 +365,6 @@ impl FrameSampler {
         self.draws.clear();
         self.draw_sum_nanos = 0;
         self.last_draw_start = None;
-        self.warmup_present = None;
         self.evicted_present = None;
         self.invalidation_sum = 0;
         self.missed_refresh_sum = 0;
@@ -414,7 +418,10 @@ impl FrameSampler {
             }
         }
 
-        if let Some(rate) = self.present_rate(now) {
+        // Read from the first counted frame on, over every present (the warm-up's too).
+        if self.draws.len() > 0
+            && let Some(rate) = self.present_rate(now)
+        {
             snapshot.fps = Some(rate.fps);
             snapshot.interval = rate.interval;
         }
@@ -478,7 +485,7 @@ impl FrameSampler {
         let window_nanos = nanos(self.config.present_window);
         let latest = self.presents.iter().next_back()?;
         // The presents of the window that ends at the latest one, and the one before them.
-        let mut before = self.evicted_present.or(self.warmup_present);
+        let mut before = self.evicted_present;
         let (mut count, mut first) = (0_u64, latest);
         for at in self.presents.iter() {
             if latest.saturating_sub(at) >= window_nanos {

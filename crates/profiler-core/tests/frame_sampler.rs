@@ -494,6 +494,28 @@ fn fps_reads_a_burst_as_its_frames_and_forgets_it_after_a_second() {
     assert_eq!(s.snapshot().fps, None, "older than a second");
 }
 
+/// An idle app clicked in its first seconds, while the warm-up still runs: its three-frame
+/// burst (partly warm-up) reads no more than its frames, as it does later.
+#[test]
+fn a_burst_during_the_warm_up_reads_its_frames() {
+    let (mut s, clock) = sampler(SamplerConfig::default());
+    assert_eq!(s.snapshot().warmup_frames_left, 8);
+    // Two start-up frames, then the HUD's own ticks every 500 ms for 2 s.
+    frame(&mut s, &clock, ms(2), ms(16));
+    frame(&mut s, &clock, ms(2), ms(500));
+    for _ in 0..4 {
+        frame_with(&mut s, &clock, ms(1), ms(500), FrameOrigin::SelfInduced, 0);
+    }
+    // The click: three frames 16 ms apart, the first two still warm-up.
+    for _ in 0..3 {
+        frame(&mut s, &clock, ms(2), ms(16));
+    }
+    assert_eq!(s.snapshot().warmup_frames_left, 0, "the burst ended the warm-up");
+    clock.advance(ms(100));
+    let fps = s.snapshot().fps.expect("the burst reads");
+    assert!(fps > 0.0 && fps <= 3.0, "a 3-frame burst reads FPS {fps:.2}");
+}
+
 /// A timer app at 2.5 frames a second reads 2.5, not the 2 or 3 presents a one-second window
 /// happens to hold, and reads less once its next frame is overdue.
 #[test]
