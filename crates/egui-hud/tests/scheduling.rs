@@ -952,6 +952,41 @@ fn missed_refreshes_count_late_frames_not_idle_ones() {
     );
 }
 
+/// Behaviour 10b: in an engine loop every frame is wanted back to back, those that land on the
+/// HUD's own refresh deadline and the ones after them too: a 25 Hz loop (40 ms a frame) on a
+/// 60 Hz display misses one refresh a frame (40 ms is 2.4 periods: shown at the 2nd), so the
+/// retained frames read one missed refresh each. On egui time and a manual clock: exact.
+#[test]
+fn every_frame_of_an_engine_loop_counts_for_miss() {
+    let clock = Arc::new(ManualClock::new());
+    let ctx = egui::Context::default();
+    egui_hud::set_refresh_rate(&ctx, Some(60.0));
+    let mut time_secs = 0.0;
+    for _ in 0..250 {
+        time_secs += 0.040;
+        let input = egui::RawInput {
+            time: Some(time_secs),
+            ..Default::default()
+        };
+        let mut output = ctx.run_ui(input, |ui| {
+            clock.advance(Duration::from_millis(2));
+            hud_on(&clock).show(ui.ctx());
+        });
+        output.textures_delta.clear();
+        clock.advance(Duration::from_millis(38));
+    }
+    let snapshot = egui_hud::snapshot(&ctx).expect("the HUD has refreshed");
+    assert_eq!(
+        (snapshot.missed_refreshes, snapshot.missed_frames),
+        (
+            Some(u64::try_from(snapshot.samples).expect("small")),
+            Some(1.0)
+        ),
+        "one missed refresh per retained frame ({} frames): {snapshot:?}",
+        snapshot.samples
+    );
+}
+
 /// Behaviour 11: WHY names the app's repaint call sites at their rates, busiest first, and
 /// never the HUD's own request: an engine-style app at 60 Hz asks at one site every frame and
 /// at another every 100 ms.
@@ -1120,9 +1155,15 @@ fn egui_time_that_runs_backwards_restarts_the_refresh() {
     while sim.time_secs < 0.6 {
         sim.frame(|_| {}, &mut app);
     }
-    let after = sim.snapshot().samples;
+    let snapshot = sim.snapshot();
+    let after = snapshot.samples;
     assert!(
         after > before,
         "the HUD refreshed within 0.6 s of the restarted time ({before} -> {after} samples)"
+    );
+    assert_eq!(
+        snapshot.rejected.input_time_back_in_time, 1,
+        "counted once with the rejected inputs: {:?}",
+        snapshot.rejected
     );
 }

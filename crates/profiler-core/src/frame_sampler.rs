@@ -163,6 +163,12 @@ impl FrameSampler {
         Ok(())
     }
 
+    /// Counts the integration's input time running backwards (see
+    /// [`RejectedEvents::input_time_back_in_time`]): the HUD's refresh restarted.
+    pub fn reject_input_time_back(&mut self) {
+        self.rejected.input_time_back_in_time += 1;
+    }
+
     /// Records one frame. Cost: a few comparisons and two ring writes; never allocates.
     ///
     /// Only impossible input is rejected (and counted): a draw that ends before it starts, or a
@@ -440,8 +446,7 @@ impl FrameSampler {
         {
             snapshot.cpu_frame = Some(Duration::from_nanos(self.cpu_sum_nanos / count));
             self.cpu_phases.readings(&mut snapshot.cpu_phases);
-            snapshot.cpu_phases_untracked =
-                self.untracked_cpu_phases + self.cpu_phases.untracked();
+            snapshot.cpu_phases_untracked = self.untracked_cpu_phases + self.cpu_phases.untracked();
         }
         if self.latency.latest().is_some() {
             self.latency

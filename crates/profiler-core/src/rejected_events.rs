@@ -12,6 +12,9 @@ pub struct RejectedEvents {
     pub presents_outside_frame: u64,
     /// A GPU pass duration longer than `max_draw_duration` (a wrapped or bogus timestamp).
     pub implausible_gpu_passes: u64,
+    /// The integration's input time (egui's `RawInput::time`) ran backwards: an integration
+    /// that restarted it. The HUD restarts its refresh from the new time.
+    pub input_time_back_in_time: u64,
 }
 
 impl RejectedEvents {
@@ -22,5 +25,6 @@ impl RejectedEvents {
             + self.presents_back_in_time
             + self.presents_outside_frame
             + self.implausible_gpu_passes
+            + self.input_time_back_in_time
     }
 }

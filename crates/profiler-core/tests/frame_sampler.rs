@@ -510,10 +510,17 @@ fn a_burst_during_the_warm_up_reads_its_frames() {
     for _ in 0..3 {
         frame(&mut s, &clock, ms(2), ms(16));
     }
-    assert_eq!(s.snapshot().warmup_frames_left, 0, "the burst ended the warm-up");
+    assert_eq!(
+        s.snapshot().warmup_frames_left,
+        0,
+        "the burst ended the warm-up"
+    );
     clock.advance(ms(100));
     let fps = s.snapshot().fps.expect("the burst reads");
-    assert!(fps > 0.0 && fps <= 3.0, "a 3-frame burst reads FPS {fps:.2}");
+    assert!(
+        fps > 0.0 && fps <= 3.0,
+        "a 3-frame burst reads FPS {fps:.2}"
+    );
 }
 
 /// A timer app at 2.5 frames a second reads 2.5, not the 2 or 3 presents a one-second window

@@ -14,6 +14,12 @@ pub(crate) enum Pacing {
     /// The last frame came though nobody asked for it: the integration runs frames on its own
     /// (game engines, custom loops), so a frame at the HUD's deadline would have run anyway.
     OnItsOwn,
+    /// The last frame, in a loop that ran on its own, landed on the HUD's deadline with nothing
+    /// else to it. The next frame is still wanted back to back (every frame of an engine loop
+    /// is), but a frame at the next deadline is the HUD's again until the loop shows once more
+    /// that it runs on its own: an on-request app woken once without a cause does not have
+    /// every later tick counted as its own.
+    OnItsOwnAtDeadline,
 }
 
 /// What the hooks saw of one frame, as plain data: everything that decides whose frame it is.
@@ -48,7 +54,7 @@ impl FrameFacts {
     /// nobody asked for is the app's: engine loops and custom integrations run frames on their
     /// own.
     pub(crate) fn origin(&self) -> FrameOrigin {
-        if self.hud_due() && !self.app_cause() && self.pacing == Pacing::OnRequest {
+        if self.hud_due() && !self.app_cause() && self.pacing != Pacing::OnItsOwn {
             FrameOrigin::SelfInduced
         } else {
             FrameOrigin::App
@@ -57,18 +63,26 @@ impl FrameFacts {
 
     /// How this frame shows the integration runs frames: on its own when nobody asked for it.
     pub(crate) fn pacing(&self) -> Pacing {
-        if self.hud_due() || self.app_cause() {
+        if self.app_cause() {
             Pacing::OnRequest
+        } else if self.hud_due() {
+            if self.pacing == Pacing::OnItsOwn {
+                Pacing::OnItsOwnAtDeadline
+            } else {
+                Pacing::OnRequest
+            }
         } else {
             Pacing::OnItsOwn
         }
     }
 
     /// Whether the app wanted this frame as soon as the previous one was done: it asked for
-    /// an immediate repaint, or the integration runs frames on its own. A late present then
-    /// missed refreshes; after an idle spell it did not.
+    /// an immediate repaint, or the integration runs frames on its own (the frame after one
+    /// that landed on the HUD's deadline included). A late present then missed refreshes;
+    /// after an idle spell it did not.
     pub(crate) fn back_to_back(&self) -> bool {
-        self.immediate_request_last_pass || self.pacing == Pacing::OnItsOwn
+        self.immediate_request_last_pass
+            || matches!(self.pacing, Pacing::OnItsOwn | Pacing::OnItsOwnAtDeadline)
     }
 
     fn hud_due(&self) -> bool {
@@ -111,7 +125,7 @@ mod tests {
             hud_deadline_secs: Some(10.0),
             ..base
         };
-        let table: [(&str, FrameFacts, FrameOrigin); 13] = [
+        let table: [(&str, FrameFacts, FrameOrigin); 14] = [
             ("idle app, the HUD's tick falls due", hud_due, SelfInduced),
             (
                 "the tick, woken 1 ms early by the integration",
@@ -137,6 +151,14 @@ mod tests {
                     ..hud_due
                 },
                 App,
+            ),
+            (
+                "the next tick after one an on-its-own frame landed on is the HUD's again",
+                FrameFacts {
+                    pacing: Pacing::OnItsOwnAtDeadline,
+                    ..hud_due
+                },
+                SelfInduced,
             ),
             (
                 "animating app (its immediate request) at the tick's time",
@@ -220,6 +242,19 @@ mod tests {
             ..base
         };
         assert_eq!(animating.pacing(), Pacing::OnRequest);
+        // An engine loop's frame on the HUD's deadline, and the frame after it.
+        let engine_at_tick = FrameFacts {
+            pacing: Pacing::OnItsOwn,
+            ..tick
+        };
+        assert_eq!(engine_at_tick.pacing(), Pacing::OnItsOwnAtDeadline);
+        assert!(engine_at_tick.back_to_back());
+        let after = FrameFacts {
+            pacing: engine_at_tick.pacing(),
+            ..base
+        };
+        assert!(after.back_to_back(), "every frame of an engine loop is");
+        assert_eq!(after.pacing(), Pacing::OnItsOwn);
     }
 
     #[test]

@@ -468,6 +468,9 @@ impl FramePlugin {
         if !state.tick.refresh_due(now_secs) {
             return;
         }
+        if state.tick.take_time_went_back() {
+            state.reject_input_time_back();
+        }
         // What the timer knows of itself only shows at a refresh: read it then, not per frame.
         #[cfg(feature = "wgpu")]
         if let Some(gpu) = &self.gpu_timer {

@@ -316,6 +316,13 @@ impl ViewportState {
         self.tick.schedule(ctx, viewport, input, ledger, output);
     }
 
+    /// egui's time ran backwards (the refresh restarted): counted with the rejected inputs.
+    pub(crate) fn reject_input_time_back(&mut self) {
+        if let Some(sampler) = &mut self.sampler {
+            sampler.reject_input_time_back();
+        }
+    }
+
     pub(crate) fn is_sampling(&self) -> bool {
         self.sampler.is_some()
     }

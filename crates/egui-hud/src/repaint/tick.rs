@@ -43,6 +43,8 @@ pub(crate) struct Tick {
     /// egui time at which the frame the HUD asked for falls due; `None` when it asked for none
     /// since the last frame began.
     deadline_secs: Option<f64>,
+    /// The last refresh restarted the grid because egui time had run backwards.
+    time_went_back: bool,
 }
 
 impl Tick {
@@ -64,8 +66,15 @@ impl Tick {
         if due {
             let on_grid = due_secs.filter(|&due| now_secs <= due + 2.0 * slack_secs);
             self.last_refresh_secs = Some(on_grid.unwrap_or(now_secs));
+            self.time_went_back = went_back;
         }
         due
+    }
+
+    /// Whether the refresh just granted by [`Self::refresh_due`] restarted the grid because
+    /// egui time had run backwards; reading it clears it, so each restart is counted once.
+    pub(crate) fn take_time_went_back(&mut self) -> bool {
+        std::mem::take(&mut self.time_went_back)
     }
 
     /// The deadline of the HUD's request, taken by the frame that begins: every frame consumes
