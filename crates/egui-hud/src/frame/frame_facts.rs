@@ -10,16 +10,16 @@ pub(crate) enum Pacing {
     /// Frames come when something asks for them (eframe, egui-winit): a frame at the HUD's
     /// deadline with nothing else to it is the HUD's.
     #[default]
-    OnRequest,
+    Requested,
     /// The last frame came though nobody asked for it: the integration runs frames on its own
     /// (game engines, custom loops), so a frame at the HUD's deadline would have run anyway.
-    OnItsOwn,
+    Continuous,
     /// The last frame, in a loop that ran on its own, landed on the HUD's deadline with nothing
     /// else to it. The next frame is still wanted back to back (every frame of an engine loop
     /// is), but a frame at the next deadline is the HUD's again until the loop shows once more
     /// that it runs on its own: an on-request app woken once without a cause does not have
     /// every later tick counted as its own.
-    OnItsOwnAtDeadline,
+    ContinuousAtDeadline,
 }
 
 /// What the hooks saw of one frame, as plain data: everything that decides whose frame it is.
@@ -54,7 +54,7 @@ impl FrameFacts {
     /// nobody asked for is the app's: engine loops and custom integrations run frames on their
     /// own.
     pub(crate) fn origin(&self) -> FrameOrigin {
-        if self.hud_due() && !self.app_cause() && self.pacing != Pacing::OnItsOwn {
+        if self.hud_due() && !self.app_cause() && self.pacing != Pacing::Continuous {
             FrameOrigin::SelfInduced
         } else {
             FrameOrigin::App
@@ -64,15 +64,15 @@ impl FrameFacts {
     /// How this frame shows the integration runs frames: on its own when nobody asked for it.
     pub(crate) fn pacing(&self) -> Pacing {
         if self.app_cause() {
-            Pacing::OnRequest
+            Pacing::Requested
         } else if self.hud_due() {
-            if self.pacing == Pacing::OnItsOwn {
-                Pacing::OnItsOwnAtDeadline
+            if self.pacing == Pacing::Continuous {
+                Pacing::ContinuousAtDeadline
             } else {
-                Pacing::OnRequest
+                Pacing::Requested
             }
         } else {
-            Pacing::OnItsOwn
+            Pacing::Continuous
         }
     }
 
@@ -82,7 +82,10 @@ impl FrameFacts {
     /// after an idle spell it did not.
     pub(crate) fn back_to_back(&self) -> bool {
         self.immediate_request_last_pass
-            || matches!(self.pacing, Pacing::OnItsOwn | Pacing::OnItsOwnAtDeadline)
+            || matches!(
+                self.pacing,
+                Pacing::Continuous | Pacing::ContinuousAtDeadline
+            )
     }
 
     fn hud_due(&self) -> bool {
@@ -125,7 +128,7 @@ mod tests {
             hud_deadline_secs: Some(10.0),
             ..base
         };
-        let table: [(&str, FrameFacts, FrameOrigin); 14] = [
+        let table: [(&str, FrameFacts, FrameOrigin); 13] = [
             ("idle app, the HUD's tick falls due", hud_due, SelfInduced),
             (
                 "the tick, woken 1 ms early by the integration",
@@ -147,18 +150,10 @@ mod tests {
             (
                 "slow engine loop: its frame lands on the tick's time",
                 FrameFacts {
-                    pacing: Pacing::OnItsOwn,
+                    pacing: Pacing::Continuous,
                     ..hud_due
                 },
                 App,
-            ),
-            (
-                "the next tick after one an on-its-own frame landed on is the HUD's again",
-                FrameFacts {
-                    pacing: Pacing::OnItsOwnAtDeadline,
-                    ..hud_due
-                },
-                SelfInduced,
             ),
             (
                 "animating app (its immediate request) at the tick's time",
@@ -231,30 +226,39 @@ mod tests {
     #[test]
     fn a_frame_nobody_asked_for_shows_an_integration_running_its_own_frames() {
         let base = at_ten_seconds();
-        assert_eq!(base.pacing(), Pacing::OnItsOwn);
+        assert_eq!(base.pacing(), Pacing::Continuous);
         let tick = FrameFacts {
             hud_deadline_secs: Some(10.0),
             ..base
         };
-        assert_eq!(tick.pacing(), Pacing::OnRequest);
+        assert_eq!(tick.pacing(), Pacing::Requested);
         let animating = FrameFacts {
             immediate_request_last_pass: true,
             ..base
         };
-        assert_eq!(animating.pacing(), Pacing::OnRequest);
+        assert_eq!(animating.pacing(), Pacing::Requested);
         // An engine loop's frame on the HUD's deadline, and the frame after it.
         let engine_at_tick = FrameFacts {
-            pacing: Pacing::OnItsOwn,
+            pacing: Pacing::Continuous,
             ..tick
         };
-        assert_eq!(engine_at_tick.pacing(), Pacing::OnItsOwnAtDeadline);
+        assert_eq!(engine_at_tick.pacing(), Pacing::ContinuousAtDeadline);
         assert!(engine_at_tick.back_to_back());
         let after = FrameFacts {
             pacing: engine_at_tick.pacing(),
             ..base
         };
         assert!(after.back_to_back(), "every frame of an engine loop is");
-        assert_eq!(after.pacing(), Pacing::OnItsOwn);
+        assert_eq!(after.pacing(), Pacing::Continuous);
+        let next_tick = FrameFacts {
+            pacing: engine_at_tick.pacing(),
+            ..tick
+        };
+        assert_eq!(
+            next_tick.origin(),
+            FrameOrigin::SelfInduced,
+            "the next tick is the HUD's again unless the loop shows it runs on its own"
+        );
     }
 
     #[test]
