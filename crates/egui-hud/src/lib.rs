@@ -1,8 +1,8 @@
 //! An in-window performance HUD for egui apps, in one call.
 //!
 //! Start from [`fps_monitor`]: call it once per frame and the HUD shows MAX FPS (or FPS), the
-//! frame-time plot and the INTERVAL, FRAME, P95, DROP, INV, GPU, CPU and MEM rows, refreshed
-//! every 500 ms. Settings go through [`FpsMonitor`]; the numbers on screen through [`snapshot`].
+//! frame-time plot and the FRAME, P95, GPU, CPU and MEM rows, refreshed every 500 ms
+//! ([`HudPreset::Compact`]; [`HudPreset::Full`] shows every row). Settings go through [`FpsMonitor`]; the numbers on screen through [`snapshot`].
 //!
 //! ```
 //! let ctx = egui::Context::default();
@@ -41,8 +41,8 @@
 //!
 //! ## The public API, by task
 //!
-//! - **Show the HUD:** [`fps_monitor`], [`FpsMonitor`] (settings), [`show_details`] (the details
-//!   window), [`MainReadout`].
+//! - **Show the HUD:** [`fps_monitor`], [`FpsMonitor`] (settings), [`HudPreset`] and [`HudRow`]
+//!   (which rows), [`show_details`] (the details window), [`MainReadout`].
 //! - **Set it up:** [`install`] (eframe), [`native_options_with_gpu_timing`] /
 //!   [`request_gpu_timing_features`]; without eframe [`install_window`],
 //!   [`install_viewport_window`], [`install_refresh_query`], [`install_wgpu`], or
@@ -86,6 +86,8 @@ mod view;
 // Show the HUD.
 pub use crate::api::monitor::{FpsMonitor, fps_monitor};
 pub use crate::api::readings::show_details;
+pub use crate::view::hud_preset::HudPreset;
+pub use crate::view::hud_row::HudRow;
 pub use crate::view::main_readout::MainReadout;
 
 // Set it up.

@@ -409,6 +409,7 @@ impl FrameSampler {
             let frame = Duration::from_nanos(u64::try_from(mean_nanos).unwrap_or(u64::MAX));
             snapshot.frame = Some(frame);
             snapshot.overlay_cost = Some(Duration::from_nanos(self.overlay_sum_nanos / count));
+            snapshot.overlay_cost_p50 = Some(Duration::from_nanos(self.overlay_p50_nanos()));
             snapshot.inv = Some(self.invalidation_sum as f64 / count as f64);
             snapshot.p95 = Some(Duration::from_nanos(self.p95_nanos()));
             let budget_nanos = nanos(self.budget.duration());
@@ -559,19 +560,31 @@ impl FrameSampler {
         (100.0 * share).clamp(0.0, 100.0)
     }
 
-    /// Nearest-rank 95th percentile: the ⌈0.95·n⌉-th smallest sample.
+    /// Nearest-rank 95th percentile of the draws: the ⌈0.95·n⌉-th smallest sample.
     fn p95_nanos(&mut self) -> u64 {
         self.scratch_nanos.clear();
         self.scratch_nanos
             .extend(self.draws.iter().map(|s| s.draw_nanos));
-        let n = self.scratch_nanos.len();
-        if n == 0 {
-            return 0;
-        }
-        let rank = (n * 95).div_ceil(100);
-        let index = rank.clamp(1, n) - 1;
-        *self.scratch_nanos.select_nth_unstable(index).1
+        nearest_rank(&mut self.scratch_nanos, 95)
     }
+
+    /// Nearest-rank median of the HUD's own cost per frame.
+    fn overlay_p50_nanos(&mut self) -> u64 {
+        self.scratch_nanos.clear();
+        self.scratch_nanos
+            .extend(self.draws.iter().map(|s| s.overlay_nanos));
+        nearest_rank(&mut self.scratch_nanos, 50)
+    }
+}
+
+/// The ⌈p·n/100⌉-th smallest of `values` (reordered); 0 when empty.
+fn nearest_rank(values: &mut [u64], percent: usize) -> u64 {
+    let n = values.len();
+    if n == 0 {
+        return 0;
+    }
+    let index = (n * percent).div_ceil(100).clamp(1, n) - 1;
+    *values.select_nth_unstable(index).1
 }
 
 impl std::fmt::Debug for FrameSampler {

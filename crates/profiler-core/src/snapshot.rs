@@ -118,6 +118,9 @@ pub struct Snapshot {
     pub bound: Option<Bound>,
     /// Mean time the HUD spent drawing itself per frame (already left out of FRAME).
     pub overlay_cost: Option<Duration>,
+    /// Median of the HUD's own drawing time per frame: robust where the mean is not (a frame
+    /// preempted inside the HUD's hooks on a loaded machine).
+    pub overlay_cost_p50: Option<Duration>,
     /// Frames that only the HUD's tick caused, excluded from every readout, since mount.
     pub self_induced_frames: u64,
     /// Frames still to be discarded as warm-up.
@@ -173,6 +176,7 @@ impl Snapshot {
             gpu_clock_uncertainty: None,
             bound: None,
             overlay_cost: None,
+            overlay_cost_p50: None,
             self_induced_frames: 0,
             warmup_frames_left: 0,
             rejected: RejectedEvents::default(),

@@ -86,6 +86,7 @@ pub(crate) fn to_json(snapshot: Option<&Snapshot>, run: &RunFacts<'_>) -> Value 
         "bound": s.bound.map(side_name),
         "max_fps_set_by": s.max_fps_set_by.map(side_name),
         "hud_cost_us": s.overlay_cost.map(|d| d.as_secs_f64() * 1e6),
+        "hud_cost_p50_us": s.overlay_cost_p50.map(|d| d.as_secs_f64() * 1e6),
         "hud_gpu_us": s.gpu_overlay_cost.map(|d| d.as_secs_f64() * 1e6),
         "self_induced_frames": s.self_induced_frames,
     })

@@ -174,17 +174,19 @@ fn assert_common_readings(json: &Value, stderr: &str) {
         cpu > frame,
         "the CPU time per frame adds eframe's render to FRAME: {cpu} vs {frame}"
     );
-    // The HUD's own measure of its cost per frame: a generous ceiling, so that this cannot
-    // flake on a loaded runner, but a tenfold return of a per-frame cost fails. A loaded
+    // The HUD's own measure of its cost per frame, its median: a generous ceiling, so that
+    // this cannot flake on a loaded runner, but a tenfold return of a per-frame cost fails. The
+    // median, because a frame preempted inside the HUD's hooks moves the mean by milliseconds
+    // (2.2 ms read with two busy loops and a build on two cores) and the median not. A loaded
     // machine slows the HUD as much as the app, so the ceiling grows with the app's own FRAME
     // measured in the same run. `benches/hud_render_cost.rs` and `benches/hud_cost.rs` hold
     // the real targets.
-    let hud_cost_us = positive(json, "hud_cost_us");
+    let hud_cost_us = positive(json, "hud_cost_p50_us");
     let frame_us = positive(json, "frame_ms") * 1e3;
     let ceiling_us = HUD_COST_CEILING_US.max(HUD_COST_PER_FRAME * frame_us);
     assert!(
         hud_cost_us < ceiling_us,
-        "the HUD costs {hud_cost_us:.0} µs per frame (ceiling {ceiling_us:.0} µs, FRAME \
+        "the HUD costs {hud_cost_us:.0} µs per frame, median (ceiling {ceiling_us:.0} µs, FRAME \
          {frame_us:.0} µs): {json}"
     );
     let top_site = &json["why"]["top_sites"][0];

@@ -6,7 +6,11 @@ use profiler_core::Clock;
 use crate::plugin::frame_plugin::FramePlugin;
 use crate::plugin::hud_config::ShowSettings;
 use crate::plugin::hud_draw::{DrawOutcome, HudDraw};
+use crate::view::hud_preset::HudPreset;
+use crate::view::hud_row::HudRow;
 use crate::view::hud_view::HudView;
+use crate::view::row_choice::RowChoice;
+use crate::view::row_list::RowList;
 
 /// Shows the performance HUD on the current viewport with the default settings.
 ///
@@ -43,6 +47,8 @@ pub struct FpsMonitor {
     settings: ShowSettings,
     /// The key that saves the exports, and where.
     export_key: Option<(egui::Key, Option<std::path::PathBuf>)>,
+    /// The key that shows the next preset.
+    preset_key: Option<egui::Key>,
 }
 
 impl FpsMonitor {
@@ -51,6 +57,7 @@ impl FpsMonitor {
         Self {
             settings: ShowSettings::default(),
             export_key: None,
+            preset_key: None,
         }
     }
 
@@ -72,6 +79,33 @@ impl FpsMonitor {
     pub fn anchor(mut self, align: egui::Align2, offset: egui::Vec2) -> Self {
         self.settings.config.anchor = align;
         self.settings.config.offset = offset;
+        self
+    }
+
+    /// Shows `preset`'s rows. Default [`HudPreset::Compact`]: the number, the plot, FRAME, P95,
+    /// GPU, CPU and MEM. Free: the choice is a few bytes copied per frame, and fewer rows cost
+    /// less to lay out and paint. A preset chosen with the cycling key
+    /// ([`Self::cycle_preset_on_key`]) takes precedence.
+    pub fn preset(mut self, preset: HudPreset) -> Self {
+        self.settings.config.rows = RowChoice::Preset(preset);
+        self
+    }
+
+    /// Shows exactly `rows`, in this order (a row listed twice shows where it is first listed;
+    /// a row whose readout is unknown is absent). Default: [`HudPreset::Compact`]'s rows.
+    /// Allocates nothing: the list is copied into a fixed array.
+    pub fn rows(mut self, rows: &[HudRow]) -> Self {
+        self.settings.config.rows = RowChoice::Custom(RowList::new(rows));
+        self
+    }
+
+    /// A key that shows the next preset (number only → compact → full, and the app's own
+    /// [`Self::rows`] list after full, when given), on the viewport where it is pressed. The
+    /// choice is kept in egui memory, so an app that persists it (eframe's `persistence`
+    /// feature) opens with it next time. Default: no key; the demo uses F10 (MangoHud's
+    /// `toggle_preset` is Shift+F10).
+    pub fn cycle_preset_on_key(mut self, key: egui::Key) -> Self {
+        self.preset_key = Some(key);
         self
     }
 
@@ -136,8 +170,15 @@ impl FpsMonitor {
     /// Draws the HUD on the current viewport for this pass.
     pub fn show(self, ctx: &egui::Context) {
         let viewport = ctx.viewport_id();
+        if let Some(key) = self.preset_key
+            && ctx.current_pass_index() == 0
+            && ctx.input(|i| i.key_pressed(key))
+        {
+            FramePlugin::with(ctx, |plugin| plugin.cycle_rows(ctx, viewport));
+        }
         let Some(HudDraw {
             mut view,
+            rows,
             details,
             anchor,
             offset,
@@ -159,6 +200,7 @@ impl FpsMonitor {
         // The anchored area is placed by its previous size: after a click the pass is redone so
         // the new size is not drawn for one frame at the old place. Only pass 0 applies a click:
         // the redone pass sees the same one again.
+        view.set_rows(rows);
         let readout_id = HudView::readout_id(viewport);
         let resized = ctx.current_pass_index() == 0
             && ctx
@@ -223,6 +265,7 @@ impl std::fmt::Debug for FpsMonitor {
             .field("sample_resources", &self.settings.sample_resources)
             .field("eframe_cpu_usage", &self.settings.eframe_cpu_usage)
             .field("export_key", &self.export_key)
+            .field("preset_key", &self.preset_key)
             .finish()
     }
 }

@@ -164,6 +164,7 @@ impl FramePlugin {
         let state = self.state_mut(viewport);
         Some(HudDraw {
             details: state.details(),
+            rows: state.rows_to_show(ctx, viewport),
             view: state.take_view(),
             anchor: state.config.anchor,
             offset: state.config.offset,
@@ -327,6 +328,11 @@ impl FramePlugin {
     /// Whether the resource thread runs.
     pub(crate) fn resources_running(&self) -> bool {
         self.resources.is_running()
+    }
+
+    /// Shows `viewport`'s next preset (the cycling key).
+    pub(crate) fn cycle_rows(&mut self, ctx: &egui::Context, viewport: egui::ViewportId) {
+        self.state_mut(viewport).cycle_rows(ctx, viewport);
     }
 
     /// Opens or closes `viewport`'s details window.

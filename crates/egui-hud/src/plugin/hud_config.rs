@@ -4,6 +4,8 @@ use std::time::Duration;
 use profiler_core::record::spike_threshold::SpikeThreshold;
 use profiler_core::{Clock, ConfigError, SamplerConfig};
 
+use crate::view::row_choice::RowChoice;
+
 /// What a user tunes, set through [`FpsMonitor`](crate::FpsMonitor). Plain data.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct HudConfig {
@@ -15,8 +17,10 @@ pub(crate) struct HudConfig {
     pub(crate) anchor: egui::Align2,
     /// Offset from that corner, in points. Default 8 points inwards.
     pub(crate) offset: egui::Vec2,
-    /// When a frame is kept as a spike. Default twice the budget.
+    /// When a frame is kept as a spike. Default twice the budget and 2.5 × the recent median.
     pub(crate) spike_threshold: SpikeThreshold,
+    /// The rows shown. Default [`HudPreset::Compact`](crate::HudPreset::Compact).
+    pub(crate) rows: RowChoice,
 }
 
 impl HudConfig {
@@ -44,6 +48,7 @@ impl Default for HudConfig {
             anchor: egui::Align2::RIGHT_TOP,
             offset: egui::vec2(-8.0, 8.0),
             spike_threshold: SpikeThreshold::default(),
+            rows: RowChoice::default(),
         }
     }
 }

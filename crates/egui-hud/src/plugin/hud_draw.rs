@@ -2,11 +2,14 @@ use std::time::Duration;
 
 use crate::view::details_window::DetailsData;
 use crate::view::hud_view::HudView;
+use crate::view::row_list::RowList;
 
 /// What `fps_monitor` needs to draw, taken out of the plugin so that its lock is not held
 /// while egui widgets run.
 pub(crate) struct HudDraw {
     pub(crate) view: HudView,
+    /// The rows to show this pass.
+    pub(crate) rows: RowList,
     pub(crate) anchor: egui::Align2,
     pub(crate) offset: egui::Vec2,
     /// The HUD's stamp when it began this pass's work; `None` when no frame is being timed.

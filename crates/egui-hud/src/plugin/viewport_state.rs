@@ -26,7 +26,10 @@ use crate::repaint::repaint_sites::RepaintSites;
 use crate::repaint::tick::{Tick, TickInput};
 use crate::repaint::why_reading::WhyReading;
 use crate::view::details_window::DetailsData;
+use crate::view::hud_preset::HudPreset;
 use crate::view::hud_view::HudView;
+use crate::view::row_choice::RowChoice;
+use crate::view::row_list::RowList;
 
 /// After frames without the HUD for this long (two refresh ticks) it counts as hidden: its
 /// sampler is dropped. Measured from the first frame without it, never between frames that draw
@@ -92,6 +95,11 @@ pub(crate) struct ViewportState {
     logged: LoggedOnce,
     /// Passes of the frame in progress that egui redid for the HUD's own discard.
     own_redone_passes: usize,
+    /// The rows the cycling key chose, over the app's; `None` until it is pressed (or a
+    /// choice kept in egui memory is restored).
+    chosen_rows: Option<RowChoice>,
+    /// Whether egui memory was asked for a kept choice (once).
+    rows_restored: bool,
 }
 
 /// Warnings a viewport logs once, not every frame.
@@ -111,6 +119,11 @@ struct Visibility {
     /// egui time at the end of the first frame, of the frames since, that ended without the
     /// HUD; `None` while it is drawn.
     hidden_since_secs: Option<f64>,
+}
+
+/// Where the cycling key's choice is kept in egui memory, per viewport.
+fn preset_memory_id(viewport: egui::ViewportId) -> egui::Id {
+    egui::Id::unique(("egui_hud_preset", viewport))
 }
 
 impl Default for ViewportState {
@@ -145,6 +158,8 @@ impl Default for ViewportState {
             last_refresh: None,
             logged: LoggedOnce::default(),
             own_redone_passes: 0,
+            chosen_rows: None,
+            rows_restored: false,
         }
     }
 }
@@ -153,6 +168,37 @@ impl ViewportState {
     /// The frame in progress and the clock to stamp it with.
     pub(crate) fn frame_and_clock(&mut self) -> Option<(&mut FrameInProgress, &dyn Clock)> {
         Some((self.frame.as_mut()?, &*self.clock))
+    }
+
+    /// The rows to show: the cycling key's choice, else the app's. The first call restores a
+    /// choice kept in egui memory (eframe persists it across runs with its `persistence`
+    /// feature); later calls copy a few bytes.
+    pub(crate) fn rows_to_show(
+        &mut self,
+        ctx: &egui::Context,
+        viewport: egui::ViewportId,
+    ) -> RowList {
+        if !std::mem::replace(&mut self.rows_restored, true)
+            && let Some(index) = ctx.data_mut(|d| d.get_persisted::<u8>(preset_memory_id(viewport)))
+        {
+            self.chosen_rows = HudPreset::from_index(index).map(RowChoice::Preset);
+        }
+        self.chosen_rows.unwrap_or(self.config.rows).rows()
+    }
+
+    /// The cycling key was pressed: the next preset (see [`RowChoice::next`]), kept in egui
+    /// memory (an app's own list is kept as "the app's").
+    pub(crate) fn cycle_rows(&mut self, ctx: &egui::Context, viewport: egui::ViewportId) {
+        let next = self
+            .chosen_rows
+            .unwrap_or(self.config.rows)
+            .next(self.config.rows);
+        self.chosen_rows = Some(next);
+        let kept = match next {
+            RowChoice::Preset(preset) => preset.index(),
+            RowChoice::Custom(_) => u8::MAX,
+        };
+        ctx.data_mut(|d| d.insert_persisted(preset_memory_id(viewport), kept));
     }
 
     /// What the details window shows, when it is open (copied only then).
@@ -410,6 +456,7 @@ impl ViewportState {
                 HudConfig {
                     anchor: config.anchor,
                     offset: config.offset,
+                    rows: config.rows,
                     ..HudConfig::default()
                 }
             }

@@ -7,8 +7,10 @@ use profiler_core::{Bound, LatencyEnd, LatencyStage, Snapshot};
 
 use crate::repaint::why_reading::WhyReading;
 use crate::view::hud_palette::HudPalette;
+use crate::view::hud_row::HudRow;
 use crate::view::main_readout::MainReadout;
 use crate::view::readout_row::{ReadoutRow, format_duration, format_percent};
+use crate::view::row_list::RowList;
 use crate::view::text_cache::TextCache;
 use profiler_core::record::frame_log::FrameLog;
 
@@ -27,6 +29,8 @@ const BAR_WIDTH: f32 = 24.0;
 pub(crate) struct HudView {
     pub(crate) mode: MainReadout,
     pub(crate) collapsed: bool,
+    /// The rows chosen (a preset or the app's list), in display order.
+    shown: RowList,
     rows: Vec<ReadoutRow>,
     max_fps: Option<f64>,
     fps: Option<f64>,
@@ -61,6 +65,7 @@ pub(crate) struct HudView {
 struct Layout {
     mode: MainReadout,
     collapsed: bool,
+    shown: RowList,
     /// The whole HUD, from its top-left corner.
     size: egui::Vec2,
     /// The main readout (number and label), clickable.
@@ -73,6 +78,13 @@ struct Layout {
     /// last drawn.
     mesh: Arc<egui::Mesh>,
     placed: Option<(egui::Pos2, Arc<egui::Mesh>)>,
+}
+
+/// What lays text out for a layout: the painter (fonts), the colours, the kept galleys.
+struct Pen<'a> {
+    painter: &'a egui::Painter,
+    palette: &'a HudPalette,
+    text: &'a mut TextCache,
 }
 
 /// Space around the HUD's content, in points.
@@ -102,6 +114,11 @@ impl HudView {
             self.collapsed = !self.collapsed;
         }
         readout.secondary_clicked() || readout.clicked()
+    }
+
+    /// Shows `rows` from the next pass on (laid out again only when they changed).
+    pub(crate) fn set_rows(&mut self, rows: RowList) {
+        self.shown = rows;
     }
 
     pub(crate) fn clear_readouts(&mut self) {
@@ -177,6 +194,7 @@ impl HudView {
         );
         if let Some(worst) = log.worst_spike() {
             self.rows.push(ReadoutRow::new(
+                HudRow::Spikes,
                 "SPIKES",
                 format!(
                     "{} · worst {}",
@@ -198,7 +216,7 @@ impl HudView {
         }
         if let Some(note) = export_note {
             let note: String = note.chars().take(40).collect();
-            self.rows.push(ReadoutRow::new("EXPORT", note, None));
+            self.rows.push(ReadoutRow::note("EXPORT", note));
         }
         self.layout = None;
     }
@@ -298,10 +316,9 @@ impl HudView {
         let same_look = atlas_kept && self.look == Some(look);
         self.look = Some(look);
         if same_look
-            && self
-                .layout
-                .as_ref()
-                .is_some_and(|l| l.mode == self.mode && l.collapsed == self.collapsed)
+            && self.layout.as_ref().is_some_and(|l| {
+                l.mode == self.mode && l.collapsed == self.collapsed && l.shown == self.shown
+            })
         {
             return;
         }
@@ -355,37 +372,32 @@ impl HudView {
         let mut bottom = readout.max.y;
         let mut width = readout.width();
         if !self.collapsed {
-            width = width.max(CONTENT_WIDTH);
-            let (rows_bottom, rows_width) =
-                self.row_shapes(painter, palette, text, bottom, &mut shapes, &mut rows_text);
-            bottom = rows_bottom;
-            width = width.max(rows_width);
-            bottom = self.latency_shapes(painter, palette, text, bottom, &mut shapes);
-            let plot = egui::Rect::from_min_size(
-                pos2(MARGIN, bottom + SPACING.y),
-                vec2(CONTENT_WIDTH, PLOT_HEIGHT),
-            );
-            self.plot_shapes(plot, palette, &mut shapes);
-            let scale = Duration::try_from_secs_f64(f64::from(self.plot_top_millis) / 1e3)
-                .map(format_duration)
-                .unwrap_or_default();
-            text.place(
+            let mut pen = Pen {
                 painter,
-                &scale,
-                &FontId::monospace(9.0),
-                (plot.min, palette.dim),
-                &mut shapes,
-            );
-            bottom = plot.max.y;
-            let size = text.place(
-                painter,
-                DETAILS_LABEL,
-                &FontId::monospace(9.0),
-                (pos2(MARGIN, bottom + 2.0), palette.dim),
-                &mut shapes,
-            );
-            details = Some(egui::Rect::from_min_size(pos2(MARGIN, bottom + 2.0), size));
-            bottom += 2.0 + size.y;
+                palette,
+                text,
+            };
+            if !self.shown.rows().is_empty() {
+                width = width.max(CONTENT_WIDTH);
+            }
+            // The chosen rows in their order; notes (an export's outcome) last, whatever rows.
+            for kind in self.shown.rows().iter().copied().map(Some).chain([None]) {
+                let (rows_bottom, rows_width) =
+                    self.row_shapes(&mut pen, bottom, kind, &mut shapes, &mut rows_text);
+                bottom = rows_bottom;
+                width = width.max(rows_width);
+                match kind {
+                    Some(HudRow::Latency) => {
+                        bottom = self.latency_shapes(&mut pen, bottom, &mut shapes);
+                    }
+                    Some(HudRow::Plot) => {
+                        let control;
+                        (bottom, control) = self.plot_and_control(&mut pen, bottom, &mut shapes);
+                        details = Some(control);
+                    }
+                    _ => {}
+                }
+            }
         }
         let size = vec2(width + 2.0 * MARGIN, bottom + MARGIN);
         let backdrop = egui::epaint::RectShape::new(
@@ -403,6 +415,7 @@ impl HudView {
         Layout {
             mode: self.mode,
             collapsed: self.collapsed,
+            shown: self.shown,
             size,
             readout,
             details,
@@ -412,20 +425,58 @@ impl HudView {
         }
     }
 
+    /// The frame-time plot below `top`, its scale, and the control that opens the details
+    /// window under it. Returns the bottom and the control's rectangle.
+    fn plot_and_control(
+        &self,
+        pen: &mut Pen<'_>,
+        top: f32,
+        shapes: &mut Vec<egui::Shape>,
+    ) -> (f32, egui::Rect) {
+        let plot = egui::Rect::from_min_size(
+            pos2(MARGIN, top + SPACING.y),
+            vec2(CONTENT_WIDTH, PLOT_HEIGHT),
+        );
+        self.plot_shapes(plot, pen.palette, shapes);
+        let scale = Duration::try_from_secs_f64(f64::from(self.plot_top_millis) / 1e3)
+            .map(format_duration)
+            .unwrap_or_default();
+        pen.text.place(
+            pen.painter,
+            &scale,
+            &FontId::monospace(9.0),
+            (plot.min, pen.palette.dim),
+            shapes,
+        );
+        let size = pen.text.place(
+            pen.painter,
+            DETAILS_LABEL,
+            &FontId::monospace(9.0),
+            (pos2(MARGIN, plot.max.y + 2.0), pen.palette.dim),
+            shapes,
+        );
+        let control = egui::Rect::from_min_size(pos2(MARGIN, plot.max.y + 2.0), size);
+        (control.max.y, control)
+    }
+
     /// Lays the rows out below `top`: each name, its value and, for a GPU pass, its budget
     /// bar; collects their text for screen readers. Returns the bottom of the last row and the
     /// widest row's width.
     fn row_shapes(
         &self,
-        painter: &egui::Painter,
-        palette: &HudPalette,
-        text: &mut TextCache,
+        pen: &mut Pen<'_>,
         top: f32,
+        kind: Option<HudRow>,
         shapes: &mut Vec<egui::Shape>,
         rows_text: &mut String,
     ) -> (f32, f32) {
+        let Pen {
+            painter,
+            palette,
+            text,
+        } = pen;
         let (mut bottom, mut width) = (top, 0.0_f32);
-        for row in &self.rows {
+        for row in self.rows.iter().filter(|row| row.kind == kind) {
             let name = text.word(painter, &name_column(row), &row_font());
             let pos = pos2(MARGIN, bottom + SPACING.y);
             let value = text.place(
@@ -472,14 +523,12 @@ impl HudView {
 
     /// The latency bar below `top`: one segment per stage, as wide as its median's share of
     /// the path, and a legend of the stages in their colours. Returns its bottom.
-    fn latency_shapes(
-        &self,
-        painter: &egui::Painter,
-        palette: &HudPalette,
-        text: &mut TextCache,
-        top: f32,
-        shapes: &mut Vec<egui::Shape>,
-    ) -> f32 {
+    fn latency_shapes(&self, pen: &mut Pen<'_>, top: f32, shapes: &mut Vec<egui::Shape>) -> f32 {
+        let Pen {
+            painter,
+            palette,
+            text,
+        } = pen;
         let total: Duration = self.latency_p50.iter().map(|&(_, p50)| p50).sum();
         if self.latency_p50.is_empty() {
             return top;

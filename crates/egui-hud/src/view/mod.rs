@@ -3,7 +3,11 @@
 
 pub(crate) mod details_window;
 pub(crate) mod hud_palette;
+pub(crate) mod hud_preset;
+pub(crate) mod hud_row;
 pub(crate) mod hud_view;
 pub(crate) mod main_readout;
 pub(crate) mod readout_row;
+pub(crate) mod row_choice;
+pub(crate) mod row_list;
 pub(crate) mod text_cache;

@@ -5,6 +5,7 @@ use std::time::Duration;
 use profiler_core::{Bound, DurationReading, GpuBusySource, Grade, LatencyEnd, Snapshot};
 
 use crate::repaint::why_reading::WhyReading;
+use crate::view::hud_row::HudRow;
 
 /// One line of the HUD below the big number, formatted once per refresh.
 #[derive(Clone, Debug, PartialEq)]
@@ -18,16 +19,32 @@ pub(crate) struct ReadoutRow {
     pub(crate) indented: bool,
     /// For GPU pass lines: the last duration as a fraction of the frame budget (drawn as a bar).
     pub(crate) budget_fraction: Option<f32>,
+    /// The part of the HUD it belongs to; `None` for a note shown whatever the rows (EXPORT).
+    pub(crate) kind: Option<HudRow>,
 }
 
 impl ReadoutRow {
-    pub(crate) fn new(name: &'static str, value: String, grade: Option<Grade>) -> Self {
+    pub(crate) fn new(
+        kind: HudRow,
+        name: &'static str,
+        value: String,
+        grade: Option<Grade>,
+    ) -> Self {
         Self {
             name: Cow::Borrowed(name),
             value,
             grade,
             indented: false,
             budget_fraction: None,
+            kind: Some(kind),
+        }
+    }
+
+    /// A note shown whatever rows are chosen (the outcome of an export the user asked for).
+    pub(crate) fn note(name: &'static str, value: String) -> Self {
+        Self {
+            kind: None,
+            ..Self::new(HudRow::Plot, name, value, None)
         }
     }
 
@@ -36,31 +53,44 @@ impl ReadoutRow {
     pub(crate) fn from_snapshot(snapshot: &Snapshot) -> Vec<Self> {
         let mut rows = Vec::with_capacity(12);
         if let Some(interval) = snapshot.interval {
-            rows.push(Self::new("INTERVAL", format_duration(interval), None));
+            rows.push(Self::new(
+                HudRow::Interval,
+                "INTERVAL",
+                format_duration(interval),
+                None,
+            ));
         }
         if let Some(frame) = snapshot.frame {
             rows.push(Self::new(
+                HudRow::Frame,
                 "FRAME",
                 format_duration(frame),
                 snapshot.frame_grade(),
             ));
         }
         if let Some(p95) = snapshot.p95 {
-            rows.push(Self::new("P95", format_duration(p95), snapshot.p95_grade()));
+            rows.push(Self::new(
+                HudRow::P95,
+                "P95",
+                format_duration(p95),
+                snapshot.p95_grade(),
+            ));
         }
         if let Some(drop) = snapshot.drop {
             rows.push(Self::new(
+                HudRow::Drop,
                 "DROP",
                 format_percent(drop * 100.0),
                 snapshot.drop_grade(),
             ));
         }
         if let Some(inv) = snapshot.inv {
-            rows.push(Self::new("INV", format!("{inv:.2}"), None));
+            rows.push(Self::new(HudRow::Inv, "INV", format!("{inv:.2}"), None));
         }
         if let (Some(missed), Some(share)) = (snapshot.missed_refreshes, snapshot.missed_frames) {
             // Graded like DROP: a frame that missed a refresh was shown late.
             rows.push(Self::new(
+                HudRow::Miss,
                 "MISS",
                 format!("{missed} · {}", format_percent(share * 100.0)),
                 Some(Grade::of_drop_fraction(share)),
@@ -69,10 +99,10 @@ impl ReadoutRow {
         push_phase_rows(&mut rows, snapshot);
         push_gpu_rows(&mut rows, snapshot);
         if let Some(cpu) = snapshot.cpu_percent {
-            rows.push(Self::new("CPU", format_percent(cpu), None));
+            rows.push(Self::new(HudRow::Cpu, "CPU", format_percent(cpu), None));
         }
         if let Some(bytes) = snapshot.memory_bytes {
-            rows.push(Self::new("MEM", format_bytes(bytes), None));
+            rows.push(Self::new(HudRow::Mem, "MEM", format_bytes(bytes), None));
         }
         // The latency bar follows this row: each frame's own request → end, its median and
         // 95th percentile (never a sum of the stages' medians). "(UI)": no GPU end is known.
@@ -82,6 +112,7 @@ impl ReadoutRow {
                 LatencyEnd::UiEnd => " (UI)",
             };
             rows.push(Self::new(
+                HudRow::Latency,
                 "LATENCY",
                 format!(
                     "{} · p95 {}{end}",
@@ -113,7 +144,7 @@ impl ReadoutRow {
             .iter()
             .position(|row| row.name == "INV")
             .map_or(rows.len(), |inv| inv + 1);
-        rows.insert(at, Self::new("WHY", value, None));
+        rows.insert(at, Self::new(HudRow::Why, "WHY", value, None));
     }
 }
 
@@ -124,16 +155,22 @@ fn push_phase_rows(rows: &mut Vec<ReadoutRow>, snapshot: &Snapshot) {
         return;
     };
     rows.push(ReadoutRow::new(
+        HudRow::Phases,
         "PHASES",
         format_duration(cpu_frame),
         Some(Grade::of_duration(cpu_frame, snapshot.budget)),
     ));
-    push_duration_lines(rows, &snapshot.cpu_phases, snapshot.budget);
+    push_duration_lines(rows, &snapshot.cpu_phases, snapshot.budget, HudRow::Phases);
 }
 
 /// One indented line per GPU pass or CPU phase: "last mean/max ms" and a bar of the last
 /// duration against the budget.
-fn push_duration_lines(rows: &mut Vec<ReadoutRow>, readings: &[DurationReading], budget: Duration) {
+fn push_duration_lines(
+    rows: &mut Vec<ReadoutRow>,
+    readings: &[DurationReading],
+    budget: Duration,
+    kind: HudRow,
+) {
     let budget_secs = budget.as_secs_f64();
     for reading in readings {
         // "last avg/max": one unit for the three, so the line fits the HUD's width.
@@ -155,6 +192,7 @@ fn push_duration_lines(rows: &mut Vec<ReadoutRow>, readings: &[DurationReading],
             grade: None,
             indented: true,
             budget_fraction: Some(fraction),
+            kind: Some(kind),
         });
     }
 }
@@ -175,7 +213,7 @@ fn push_gpu_rows(rows: &mut Vec<ReadoutRow>, snapshot: &Snapshot) {
         // Nothing timed and no counter: no GPU row at all (a missing capability hides its row).
         (None, None) => return,
     };
-    rows.push(ReadoutRow::new("GPU", value, None));
+    rows.push(ReadoutRow::new(HudRow::Gpu, "GPU", value, None));
     // Both sources exist: the platform counter gets its own line under the timer's.
     if snapshot.gpu_busy_source == Some(GpuBusySource::Timestamps)
         && let (Some(busy), Some(source)) = (
@@ -189,16 +227,22 @@ fn push_gpu_rows(rows: &mut Vec<ReadoutRow>, snapshot: &Snapshot) {
             grade: None,
             indented: true,
             budget_fraction: None,
+            kind: Some(HudRow::Gpu),
         });
     }
-    push_duration_lines(rows, &snapshot.gpu_passes, snapshot.budget);
+    push_duration_lines(rows, &snapshot.gpu_passes, snapshot.budget, HudRow::Gpu);
     if let Some(bound) = snapshot.bound {
         let verdict = match bound {
             Bound::Cpu => "CPU",
             Bound::Gpu => "GPU",
             Bound::Neither => "neither",
         };
-        rows.push(ReadoutRow::new("BOUND", verdict.to_owned(), None));
+        rows.push(ReadoutRow::new(
+            HudRow::Gpu,
+            "BOUND",
+            verdict.to_owned(),
+            None,
+        ));
     }
 }
 

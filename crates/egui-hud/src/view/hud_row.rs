@@ -1,0 +1,54 @@
+/// One part of the HUD below the big number. [`crate::FpsMonitor::rows`] takes a list of them
+/// in display order; [`crate::HudPreset`] names three lists. A row whose readout is unknown
+/// (no GPU timer, no refresh rate) is absent whatever the list says, and the hover says why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HudRow {
+    /// `INTERVAL`: the mean time between presents of the last second.
+    Interval,
+    /// `FRAME`: the mean draw time of the retained frames, graded by the budget.
+    Frame,
+    /// `P95`: the 95th percentile of the draw time.
+    P95,
+    /// `DROP`: the share of draws over the budget.
+    Drop,
+    /// `INV`: the app's repaint requests per frame.
+    Inv,
+    /// `WHY`: the app's busiest repaint call site and its rate.
+    Why,
+    /// `MISS`: display refreshes missed (with a known refresh rate).
+    Miss,
+    /// `PHASES` and a line per CPU phase.
+    Phases,
+    /// `GPU` (time per frame and busy share), a line per GPU pass, and `BOUND`.
+    Gpu,
+    /// `CPU`: the process's CPU use.
+    Cpu,
+    /// `MEM`: the process's memory.
+    Mem,
+    /// `LATENCY` and the bar of its stages.
+    Latency,
+    /// `SPIKES`: spikes since the start and the worst one (and their marks on the plot).
+    Spikes,
+    /// The frame-time plot and the control that opens the details window.
+    Plot,
+}
+
+impl HudRow {
+    /// Every row, in the order the full HUD shows them.
+    pub const ALL: [Self; 14] = [
+        Self::Interval,
+        Self::Frame,
+        Self::P95,
+        Self::Drop,
+        Self::Inv,
+        Self::Why,
+        Self::Miss,
+        Self::Phases,
+        Self::Gpu,
+        Self::Cpu,
+        Self::Mem,
+        Self::Latency,
+        Self::Spikes,
+        Self::Plot,
+    ];
+}
