@@ -6,9 +6,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use egui_hud::profiler_core::{self, Clock, ManualClock, Snapshot};
-use egui_hud::{FpsMonitor, HudActivity, MainReadout};
+use egui_hud::{FpsMonitor, HudActivity, HudPreset, MainReadout};
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable as _;
+use egui_kittest::kittest::{NodeT as _, Queryable as _};
 
 /// The test app: what it does per frame.
 #[derive(Clone)]
@@ -24,6 +24,9 @@ struct App {
     real_time: bool,
     /// This frame (egui's frame number) draws for 200 ms instead of `draw`.
     slow_frame: Option<u64>,
+    /// The preset shown; `None` shows the default (no `preset` call). The tests below read
+    /// rows of the full HUD, so that is what they show unless they say otherwise.
+    preset: Option<HudPreset>,
 }
 
 impl App {
@@ -36,6 +39,7 @@ impl App {
             clock: Arc::new(ManualClock::new()),
             real_time: false,
             slow_frame: None,
+            preset: Some(HudPreset::Full),
         }
     }
 
@@ -62,7 +66,12 @@ impl App {
         }
         if app.shown {
             for _ in 0..app.calls_per_pass {
-                let mut hud = FpsMonitor::new().sample_resources(false);
+                let mut hud = FpsMonitor::new()
+                    .sample_resources(false)
+                    .cycle_preset_on_key(egui::Key::F10);
+                if let Some(preset) = app.preset {
+                    hud = hud.preset(preset);
+                }
                 if !app.real_time {
                     hud = hud.clock(Arc::clone(&app.clock) as Arc<dyn Clock>);
                 }
@@ -304,11 +313,18 @@ fn a_hidden_hud_stops_its_clock_and_its_thread() {
 }
 
 fn snapshot_harness(theme: egui::Theme) -> Harness<'static, App> {
+    preset_harness(theme, Some(HudPreset::Full))
+}
+
+/// The HUD with `preset` (`None`: the default) over a small app, 20 frames in.
+fn preset_harness(theme: egui::Theme, preset: Option<HudPreset>) -> Harness<'static, App> {
+    let mut app = App::new();
+    app.preset = preset;
     let mut harness = Harness::builder()
         .with_size(egui::vec2(240.0, 300.0))
         .with_theme(theme)
         .with_render_cursor(false)
-        .build_ui_state(App::ui, App::new());
+        .build_ui_state(App::ui, app);
     // A display as fast as the app's 4 ms frames: MISS reads, and nothing is missed.
     egui_hud::set_refresh_rate(&harness.ctx, Some(250.0));
     harness.run_steps(20);
@@ -335,6 +351,69 @@ fn snapshot_images_dark() {
 fn snapshot_images_light() {
     let mut light = snapshot_harness(egui::Theme::Light);
     light.snapshot("hud_expanded_light");
+}
+
+/// Each preset in both themes (the full one is `hud_expanded_*` above); the default is the
+/// compact one.
+#[test]
+fn snapshot_images_of_the_presets() {
+    let mut results = egui_kittest::SnapshotResults::new();
+    for (theme, name) in [(egui::Theme::Dark, "dark"), (egui::Theme::Light, "light")] {
+        let default = preset_harness(theme, None);
+        let mut compact = preset_harness(theme, Some(HudPreset::Compact));
+        let rows = |harness: &Harness<'_, App>| {
+            let node = harness.get_by_label_contains("FRAME");
+            node.accesskit_node().label().or_else(|| node.value())
+        };
+        assert_eq!(rows(&default), rows(&compact), "the default is the compact preset");
+        results.add(compact.try_snapshot(format!("hud_preset_compact_{name}")));
+        let mut number = preset_harness(theme, Some(HudPreset::NumberOnly));
+        assert!(
+            number.query_by_label_contains("FRAME").is_none(),
+            "number only: no rows"
+        );
+        results.add(number.try_snapshot(format!("hud_preset_number_only_{name}")));
+    }
+}
+
+/// The cycling key steps through the presets (full → number only → compact → full) and the
+/// choice is kept in egui memory: a context that gets that memory opens with it.
+#[test]
+fn the_preset_key_cycles_and_the_choice_is_kept_in_egui_memory() {
+    let mut harness = preset_harness(egui::Theme::Dark, Some(HudPreset::Full));
+    let rows = |harness: &Harness<'_, App>| {
+        harness
+            .query_by_label_contains("FRAME")
+            .and_then(|node| node.accesskit_node().label().or_else(|| node.value()))
+            .unwrap_or_default()
+    };
+    assert!(rows(&harness).contains("WHY"), "full: {}", rows(&harness));
+    harness.key_press(egui::Key::F10);
+    harness.run_steps(2);
+    assert_eq!(rows(&harness), "", "number only: no rows");
+    harness.key_press(egui::Key::F10);
+    harness.run_steps(2);
+    let compact = rows(&harness);
+    assert!(
+        compact.contains("FRAME") && compact.contains("P95") && !compact.contains("WHY"),
+        "compact: {compact}"
+    );
+    // The app still asks for the full HUD every frame: the key's choice wins.
+    harness.run_steps(30);
+    assert!(!rows(&harness).contains("WHY"), "{}", rows(&harness));
+
+    // The next run: egui memory as eframe restores it, before the HUD's first frame.
+    let memory = harness.ctx.memory(Clone::clone);
+    let mut next_run = Harness::builder()
+        .with_size(egui::vec2(240.0, 300.0))
+        .build_ui_state(App::ui, App::new());
+    next_run.ctx.memory_mut(|m| *m = memory);
+    next_run.run_steps(30);
+    let restored = rows(&next_run);
+    assert!(
+        restored.contains("P95") && !restored.contains("WHY"),
+        "the kept choice (compact) is restored: {restored}"
+    );
 }
 
 /// The other side of the rule above: when the app's own request is the sooner one, the frames

@@ -164,7 +164,7 @@ impl FramePlugin {
         let state = self.state_mut(viewport);
         Some(HudDraw {
             details: state.details(),
-            rows: state.rows_to_show(ctx, viewport),
+            rows: state.rows_to_show(),
             view: state.take_view(),
             anchor: state.config.anchor,
             offset: state.config.offset,
@@ -477,6 +477,7 @@ impl FramePlugin {
         if state.tick.take_time_went_back() {
             state.reject_input_time_back();
         }
+        state.restore_rows(ctx, viewport);
         // What the timer knows of itself only shows at a refresh: read it then, not per frame.
         #[cfg(feature = "wgpu")]
         if let Some(gpu) = &self.gpu_timer {

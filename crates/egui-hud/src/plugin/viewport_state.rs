@@ -98,8 +98,6 @@ pub(crate) struct ViewportState {
     /// The rows the cycling key chose, over the app's; `None` until it is pressed (or a
     /// choice kept in egui memory is restored).
     chosen_rows: Option<RowChoice>,
-    /// Whether egui memory was asked for a kept choice (once).
-    rows_restored: bool,
 }
 
 /// Warnings a viewport logs once, not every frame.
@@ -159,7 +157,6 @@ impl Default for ViewportState {
             logged: LoggedOnce::default(),
             own_redone_passes: 0,
             chosen_rows: None,
-            rows_restored: false,
         }
     }
 }
@@ -170,20 +167,18 @@ impl ViewportState {
         Some((self.frame.as_mut()?, &*self.clock))
     }
 
-    /// The rows to show: the cycling key's choice, else the app's. The first call restores a
-    /// choice kept in egui memory (eframe persists it across runs with its `persistence`
-    /// feature); later calls copy a few bytes.
-    pub(crate) fn rows_to_show(
-        &mut self,
-        ctx: &egui::Context,
-        viewport: egui::ViewportId,
-    ) -> RowList {
-        if !std::mem::replace(&mut self.rows_restored, true)
-            && let Some(index) = ctx.data_mut(|d| d.get_persisted::<u8>(preset_memory_id(viewport)))
-        {
+    /// The rows to show: the cycling key's choice, else the app's. A few bytes copied.
+    pub(crate) fn rows_to_show(&self) -> RowList {
+        self.chosen_rows.unwrap_or(self.config.rows).rows()
+    }
+
+    /// Takes the cycling key's choice kept in egui memory, if there is one (eframe persists it
+    /// across runs with its `persistence` feature, and may restore memory after the first
+    /// frames): called at refreshes, one lookup in egui memory each.
+    pub(crate) fn restore_rows(&mut self, ctx: &egui::Context, viewport: egui::ViewportId) {
+        if let Some(index) = ctx.data_mut(|d| d.get_persisted::<u8>(preset_memory_id(viewport))) {
             self.chosen_rows = HudPreset::from_index(index).map(RowChoice::Preset);
         }
-        self.chosen_rows.unwrap_or(self.config.rows).rows()
     }
 
     /// The cycling key was pressed: the next preset (see [`RowChoice::next`]), kept in egui
