@@ -1,7 +1,9 @@
-//! What the HUD adds to a frame: a typical UI with and without the HUD, and the same UI after
-//! the HUD was shown and then hidden, measured in one run, `run_ui` alone and with
-//! tessellation. Targets: shown ≤ +4 µs `run_ui` and ≤ +8 µs with tessellation; hidden
-//! ≤ +0.5 µs.
+//! What the HUD adds to a frame: a typical UI without the HUD, with each preset, with egui's own
+//! frame-time panel instead (the workload of its demo's `FrameHistory`), and after the HUD was
+//! shown and then hidden, measured in one run, `run_ui` alone and with tessellation, as the mean
+//! of all frames and as the median frame (between refreshes). Targets: number only ≤ 1.5 µs
+//! `run_ui` between refreshes; the full HUD ≤ ⅓ of the `FrameHistory` panel with tessellation;
+//! hidden ≤ +0.5 µs.
 //!
 //! `cargo bench -p egui-hud --bench hud_cost` prints the table. Under `cargo test` (no `--bench`
 //! argument) it runs a few frames only, as a smoke test.
@@ -22,7 +24,10 @@ use typical_ui::typical_ui;
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Variant {
     Without,
-    Shown,
+    /// No HUD: the workload of egui's own frame-time panel instead (see [`HistoryPanel`]).
+    FrameHistory,
+    /// The HUD with a preset.
+    Shown(egui_hud::HudPreset),
     /// Shown, with every row the app can turn on: two CPU phases (through a kept handle) and
     /// a known refresh rate (MISS).
     ShownAllRows,
@@ -47,6 +52,60 @@ struct Bench {
     time_secs: f64,
     slider: f32,
     phases: Option<egui_hud::CpuPhases>,
+    history: HistoryPanel,
+    last_frame_secs: f32,
+}
+
+/// The workload of egui's own frame-time panel (`FrameHistory` in egui's demo app), written
+/// from its description: an `egui::util::History` of the last second (at most 300 samples),
+/// two labels (frames painted, mean CPU time), and an open collapsing section with a framed
+/// graph of one line segment and one dot per sample.
+struct HistoryPanel {
+    history: egui::util::History<f32>,
+}
+
+impl HistoryPanel {
+    fn new() -> Self {
+        Self {
+            history: egui::util::History::new(0..300, 1.0),
+        }
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, last_frame_secs: f32) {
+        let now = ui.input(|i| i.time);
+        self.history.add(now, last_frame_secs);
+        ui.label(format!("{} frames painted", self.history.total_count()));
+        ui.label(format!(
+            "{:.2} ms CPU per frame",
+            1e3 * self.history.average().unwrap_or_default()
+        ));
+        egui::CollapsingHeader::new("CPU per frame")
+            .default_open(true)
+            .show(ui, |ui| {
+                let size = egui::vec2(ui.available_width(), ui.spacing().slider_width);
+                let (rect, _) = ui.allocate_exact_size(size, egui::Sense::hover());
+                let stroke = egui::Stroke::new(1.0, ui.visuals().text_color());
+                let mut shapes = Vec::with_capacity(1 + 2 * self.history.len());
+                shapes.push(egui::Shape::rect_filled(
+                    rect,
+                    2.0,
+                    ui.visuals().extreme_bg_color,
+                ));
+                let inner = rect.shrink(4.0);
+                for (time, secs) in self.history.iter() {
+                    let age = (now - time) as f32;
+                    let x = inner.right() - inner.width() * (age / self.history.max_age());
+                    let y = inner.bottom() - inner.height() * (secs / 0.010).clamp(0.0, 1.0);
+                    let top = egui::pos2(x.clamp(inner.left(), inner.right()), y);
+                    shapes.push(egui::Shape::line_segment(
+                        [egui::pos2(top.x, inner.bottom()), top],
+                        stroke,
+                    ));
+                    shapes.push(egui::Shape::circle_filled(top, 2.0, stroke.color));
+                }
+                ui.painter().extend(shapes);
+            });
+    }
 }
 
 impl Bench {
@@ -58,6 +117,8 @@ impl Bench {
             time_secs: 0.0,
             slider: 0.5,
             phases: None,
+            history: HistoryPanel::new(),
+            last_frame_secs: 0.0,
         };
         if variant == Variant::ShownAllRows {
             egui_hud::set_refresh_rate(&bench.ctx, Some(60.0));
@@ -93,6 +154,8 @@ impl Bench {
         let slider = &mut self.slider;
         let app_ui = self.app_ui;
         let phases = self.phases.as_ref();
+        let variant = self.variant;
+        let (history, last_frame_secs) = (&mut self.history, self.last_frame_secs);
         let start = Instant::now();
         let mut output = self.ctx.run_ui(input, |ui| {
             if app_ui == AppUi::Typical {
@@ -106,8 +169,15 @@ impl Bench {
                 #[expect(clippy::disallowed_methods, reason = "the benchmark app animates")]
                 ui.ctx().request_repaint();
             }
+            if variant == Variant::FrameHistory {
+                history.ui(ui, last_frame_secs);
+            }
             if show_hud {
-                egui_hud::FpsMonitor::new().show(ui.ctx());
+                let preset = match variant {
+                    Variant::Shown(preset) => preset,
+                    _ => egui_hud::HudPreset::Full,
+                };
+                egui_hud::FpsMonitor::new().preset(preset).show(ui.ctx());
             }
         });
         let ran = Instant::now();
@@ -116,31 +186,51 @@ impl Bench {
                 .tessellate(std::mem::take(&mut output.shapes), output.pixels_per_point),
         );
         let tessellated = ran.elapsed();
+        self.last_frame_secs = (ran - start + tessellated).as_secs_f32();
         // Nothing uploads textures here: dropping undelivered deltas is a debug assertion.
         output.textures_delta.clear();
         (ran - start, tessellated)
     }
 }
 
-/// Median per-frame times of `frames` frames, over `rounds` interleaved rounds: `run_ui`
-/// alone, and `run_ui` plus tessellation.
-fn measure(benches: &mut [Bench], frames: u32, rounds: u32) -> Vec<(Duration, Duration)> {
-    let mut samples: Vec<(Vec<Duration>, Vec<Duration>)> =
-        vec![(Vec::new(), Vec::new()); benches.len()];
+/// Per-frame times of one context: the median over `rounds` interleaved rounds of each round's
+/// mean (every frame, refreshes included), and the median single frame (a frame between
+/// refreshes: a refresh is every 30th frame), each as `run_ui` alone and with tessellation.
+#[derive(Clone, Copy)]
+struct Figures {
+    mean: (Duration, Duration),
+    between_refreshes: (Duration, Duration),
+}
+
+fn shows_the_hud(variant: Variant) -> bool {
+    matches!(
+        variant,
+        Variant::Shown(_) | Variant::ShownAllRows | Variant::ShownDetails
+    )
+}
+
+fn measure(benches: &mut [Bench], frames: u32, rounds: u32) -> Vec<Figures> {
+    #[derive(Default, Clone)]
+    struct Samples {
+        round_ui: Vec<Duration>,
+        round_total: Vec<Duration>,
+        frame_ui: Vec<Duration>,
+        frame_total: Vec<Duration>,
+    }
+    let mut samples = vec![Samples::default(); benches.len()];
     for _ in 0..rounds {
-        for (bench, (run_ui, total)) in benches.iter_mut().zip(&mut samples) {
-            let show = matches!(
-                bench.variant,
-                Variant::Shown | Variant::ShownAllRows | Variant::ShownDetails
-            );
+        for (bench, samples) in benches.iter_mut().zip(&mut samples) {
+            let show = shows_the_hud(bench.variant);
             let (mut ui_sum, mut tess_sum) = (Duration::ZERO, Duration::ZERO);
             for _ in 0..frames {
                 let (ui, tess) = bench.frame(show);
                 ui_sum += ui;
                 tess_sum += tess;
+                samples.frame_ui.push(ui);
+                samples.frame_total.push(ui + tess);
             }
-            run_ui.push(ui_sum / frames);
-            total.push((ui_sum + tess_sum) / frames);
+            samples.round_ui.push(ui_sum / frames);
+            samples.round_total.push((ui_sum + tess_sum) / frames);
         }
     }
     let median = |mut s: Vec<Duration>| {
@@ -149,7 +239,10 @@ fn measure(benches: &mut [Bench], frames: u32, rounds: u32) -> Vec<(Duration, Du
     };
     samples
         .into_iter()
-        .map(|(run_ui, total)| (median(run_ui), median(total)))
+        .map(|s| Figures {
+            mean: (median(s.round_ui), median(s.round_total)),
+            between_refreshes: (median(s.frame_ui), median(s.frame_total)),
+        })
         .collect()
 }
 
@@ -234,76 +327,93 @@ fn plot_costs(frames: u32, rounds: u32) -> (Duration, Duration) {
     )
 }
 
+fn print_plot_costs(frames: u32, rounds: u32) {
+    let (plot, painter) = plot_costs(frames, rounds);
+    println!(
+        "  plot alone: egui_plot {:.2} µs, painter line {:.2} µs per frame",
+        micros(plot),
+        micros(painter)
+    );
+}
+
 fn micros(d: Duration) -> f64 {
     d.as_secs_f64() * 1e6
 }
 
 fn main() {
+    use egui_hud::HudPreset;
     let benchmarking = std::env::args().any(|a| a == "--bench");
     let (frames, rounds) = if benchmarking { (200, 41) } else { (2, 1) };
     let mut benches = vec![
         Bench::new(Variant::Without, AppUi::Typical),
-        Bench::new(Variant::Shown, AppUi::Typical),
+        Bench::new(Variant::Shown(HudPreset::Compact), AppUi::Typical),
         Bench::new(Variant::Hidden, AppUi::Typical),
         Bench::new(Variant::ShownAllRows, AppUi::Typical),
         Bench::new(Variant::ShownDetails, AppUi::Typical),
         Bench::new(Variant::Without, AppUi::Empty),
         Bench::new(Variant::Hidden, AppUi::Empty),
+        Bench::new(Variant::Shown(HudPreset::NumberOnly), AppUi::Typical),
+        Bench::new(Variant::Shown(HudPreset::Full), AppUi::Typical),
+        Bench::new(Variant::FrameHistory, AppUi::Typical),
     ];
     for bench in &mut benches {
-        let show = matches!(
-            bench.variant,
-            Variant::Shown | Variant::ShownAllRows | Variant::ShownDetails
-        );
+        let show = shows_the_hud(bench.variant);
         for _ in 0..60 {
             bench.frame(show); // warm caches (galleys, the HUD's warm-up)
         }
     }
-    let medians = measure(&mut benches, frames, rounds);
+    let figures = measure(&mut benches, frames, rounds);
     println!(
-        "hud_cost: median per-frame CPU time, {rounds} rounds x {frames} frames \
-         (run_ui | run_ui + tessellate)"
+        "hud_cost: per-frame CPU time, {rounds} rounds x {frames} frames (run_ui | run_ui + \
+         tessellate); mean of all frames, and [the median frame: between refreshes]"
     );
+    let added = |index: usize, base: usize| {
+        let (f, b) = (figures[index], figures[base]);
+        (
+            micros(f.mean.0) - micros(b.mean.0),
+            micros(f.mean.1) - micros(b.mean.1),
+            micros(f.between_refreshes.0) - micros(b.between_refreshes.0),
+            micros(f.between_refreshes.1) - micros(b.between_refreshes.1),
+        )
+    };
     let row = |name: &str, index: usize, base: Option<usize>, target: &str| {
-        let (ui, total) = medians[index];
-        let added = base.map_or_else(String::new, |base| {
-            let (base_ui, base_total) = medians[base];
+        let f = figures[index];
+        let adds = base.map_or_else(String::new, |base| {
+            let (ui, total, ui_between, total_between) = added(index, base);
             format!(
-                "  HUD adds {:+6.2} | {:+6.2} µs{target}",
-                micros(ui) - micros(base_ui),
-                micros(total) - micros(base_total)
+                "  adds {ui:+6.2} | {total:+6.2} [{ui_between:+6.2} | {total_between:+6.2}] µs{target}"
             )
         });
         println!(
-            "  {name:<34} {:>8.2} | {:>8.2} µs{added}",
-            micros(ui),
-            micros(total)
+            "  {name:<36} {:>8.2} | {:>8.2} [{:>8.2} | {:>8.2}] µs{adds}",
+            micros(f.mean.0),
+            micros(f.mean.1),
+            micros(f.between_refreshes.0),
+            micros(f.between_refreshes.1),
         );
     };
     row("typical UI without the HUD", 0, None, "");
+    row("typical UI, HUD compact (default)", 1, Some(0), "");
+    row("typical UI, HUD number only", 7, Some(0), "  (target [<= 1.5])");
+    row("typical UI, HUD full", 8, Some(0), "");
     row(
-        "typical UI with the HUD shown",
-        1,
-        Some(0),
-        "  (target <= 4 | 8)",
+        "typical UI, HUD full, all rows",
+        3,
+        Some(8),
+        "  over full (target <= 5)",
     );
+    row(
+        "typical UI, HUD full, details open",
+        4,
+        Some(8),
+        "  over full (closed: none)",
+    );
+    row("typical UI, egui's FrameHistory panel", 9, Some(0), "");
     row(
         "typical UI, HUD hidden after use",
         2,
         Some(0),
         "  (target <= 0.5)",
-    );
-    row(
-        "typical UI, HUD shown, all rows",
-        3,
-        Some(1),
-        "  over shown (target <= 5)",
-    );
-    row(
-        "typical UI, HUD shown, details open",
-        4,
-        Some(1),
-        "  over shown (closed: none)",
     );
     row("empty UI without the HUD", 5, None, "");
     row(
@@ -312,17 +422,18 @@ fn main() {
         Some(5),
         "  (target <= 0.5)",
     );
-    let (plot, painter) = plot_costs(frames, rounds);
+    let (_, full_total, _, _) = added(8, 0);
+    let (_, history_total, _, _) = added(9, 0);
     println!(
-        "  plot alone: egui_plot {:.2} µs, painter line {:.2} µs per frame",
-        micros(plot),
-        micros(painter)
+        "  full HUD / FrameHistory, with tessellation: {:.2} (target <= 0.33)",
+        full_total / history_total
     );
-    if let Some(snapshot) = egui_hud::snapshot(&benches[1].ctx)
+    print_plot_costs(frames, rounds);
+    if let Some(snapshot) = egui_hud::snapshot(&benches[8].ctx)
         && let Some(cost) = snapshot.overlay_cost
     {
         println!(
-            "  the HUD's own measure of its drawing: {:.2} µs per frame",
+            "  the full HUD's own measure of its drawing: {:.2} µs per frame",
             micros(cost)
         );
     }
