@@ -75,18 +75,27 @@ fn allocations() -> u64 {
 enum Column {
     Without,
     Hidden,
+    /// The full HUD without the GPU timer.
     ShownNoTimer,
+    /// The full HUD (every row it has here), with the timer.
     Shown,
+    /// The full HUD with every row the app can turn on (phases, a refresh rate).
     AllRows,
+    /// The default preset, with the timer.
+    Compact,
+    /// The number alone, with the timer.
+    NumberOnly,
 }
 
 impl Column {
-    const ALL: [Self; 5] = [
+    const ALL: [Self; 7] = [
         Self::Without,
         Self::Hidden,
         Self::ShownNoTimer,
         Self::Shown,
         Self::AllRows,
+        Self::Compact,
+        Self::NumberOnly,
     ];
 
     fn name(self) -> &'static str {
@@ -94,8 +103,10 @@ impl Column {
             Self::Without => "without",
             Self::Hidden => "hidden",
             Self::ShownNoTimer => "shown, no timer",
-            Self::Shown => "shown",
+            Self::Shown => "shown (full)",
             Self::AllRows => "all rows",
+            Self::Compact => "compact",
+            Self::NumberOnly => "number only",
         }
     }
 
@@ -104,7 +115,15 @@ impl Column {
     }
 
     fn shows_hud(self) -> bool {
-        matches!(self, Self::ShownNoTimer | Self::Shown | Self::AllRows)
+        !matches!(self, Self::Without | Self::Hidden)
+    }
+
+    fn preset(self) -> egui_hud::HudPreset {
+        match self {
+            Self::Compact => egui_hud::HudPreset::Compact,
+            Self::NumberOnly => egui_hud::HudPreset::NumberOnly,
+            _ => egui_hud::HudPreset::Full,
+        }
     }
 }
 
@@ -208,6 +227,7 @@ impl Target {
             ..Default::default()
         };
         let (slider, phases) = (&mut self.slider, self.phases.as_ref());
+        let preset = self.column.preset();
         let allocations_at_start = allocations();
         let start = Instant::now();
         let mut output = self.ctx.run_ui(input, |ui| {
@@ -223,6 +243,7 @@ impl Target {
                 let (before, allocated) = (Instant::now(), allocations());
                 egui_hud::FpsMonitor::new()
                     .sample_resources(false)
+                    .preset(preset)
                     .show(ui.ctx());
                 cost.show = before.elapsed();
                 cost.show_allocations = allocations() - allocated;
