@@ -340,11 +340,10 @@ fn micros(d: Duration) -> f64 {
     d.as_secs_f64() * 1e6
 }
 
-fn main() {
+/// The contexts measured, in the order `main` indexes them.
+fn all_benches() -> Vec<Bench> {
     use egui_hud::HudPreset;
-    let benchmarking = std::env::args().any(|a| a == "--bench");
-    let (frames, rounds) = if benchmarking { (200, 41) } else { (2, 1) };
-    let mut benches = vec![
+    vec![
         Bench::new(Variant::Without, AppUi::Typical),
         Bench::new(Variant::Shown(HudPreset::Compact), AppUi::Typical),
         Bench::new(Variant::Hidden, AppUi::Typical),
@@ -355,7 +354,13 @@ fn main() {
         Bench::new(Variant::Shown(HudPreset::NumberOnly), AppUi::Typical),
         Bench::new(Variant::Shown(HudPreset::Full), AppUi::Typical),
         Bench::new(Variant::FrameHistory, AppUi::Typical),
-    ];
+    ]
+}
+
+fn main() {
+    let benchmarking = std::env::args().any(|a| a == "--bench");
+    let (frames, rounds) = if benchmarking { (200, 41) } else { (2, 1) };
+    let mut benches = all_benches();
     for bench in &mut benches {
         let show = shows_the_hud(bench.variant);
         for _ in 0..60 {
@@ -394,7 +399,12 @@ fn main() {
     };
     row("typical UI without the HUD", 0, None, "");
     row("typical UI, HUD compact (default)", 1, Some(0), "");
-    row("typical UI, HUD number only", 7, Some(0), "  (target [<= 1.5])");
+    row(
+        "typical UI, HUD number only",
+        7,
+        Some(0),
+        "  (target [<= 1.5])",
+    );
     row("typical UI, HUD full", 8, Some(0), "");
     row(
         "typical UI, HUD full, all rows",

@@ -42,7 +42,8 @@
 //! ## The public API, by task
 //!
 //! - **Show the HUD:** [`fps_monitor`], [`FpsMonitor`] (settings), [`HudPreset`] and [`HudRow`]
-//!   (which rows), [`show_details`] (the details window), [`MainReadout`].
+//!   (which rows), [`show_details`] (the details window), [`MainReadout`], [`reset`] (start
+//!   the readouts over).
 //! - **Set it up:** [`install`] (eframe), [`native_options_with_gpu_timing`] /
 //!   [`request_gpu_timing_features`]; without eframe [`install_window`],
 //!   [`install_viewport_window`], [`install_refresh_query`], [`install_wgpu`], or
@@ -85,7 +86,7 @@ mod view;
 
 // Show the HUD.
 pub use crate::api::monitor::{FpsMonitor, fps_monitor};
-pub use crate::api::readings::show_details;
+pub use crate::api::readings::{reset, show_details};
 pub use crate::view::hud_preset::HudPreset;
 pub use crate::view::hud_row::HudRow;
 pub use crate::view::main_readout::MainReadout;

@@ -365,7 +365,11 @@ fn snapshot_images_of_the_presets() {
             let node = harness.get_by_label_contains("FRAME");
             node.accesskit_node().label().or_else(|| node.value())
         };
-        assert_eq!(rows(&default), rows(&compact), "the default is the compact preset");
+        assert_eq!(
+            rows(&default),
+            rows(&compact),
+            "the default is the compact preset"
+        );
         results.add(compact.try_snapshot(format!("hud_preset_compact_{name}")));
         let mut number = preset_harness(theme, Some(HudPreset::NumberOnly));
         assert!(
@@ -637,5 +641,40 @@ fn phases_beyond_the_eight_a_frame_keeps_are_counted_and_said() {
             .query_by_label_contains("phase timings not shown (more than 8 names)")
             .is_some(),
         "the hover says so"
+    );
+}
+
+/// `reset` starts the readouts over: the spikes and their worst, the lows and the hitch ratio
+/// are gone, and come back from the frames after it (a warm-up first).
+#[test]
+fn reset_clears_the_lows_the_hitch_ratio_and_the_spikes() {
+    let mut app = App::new();
+    app.slow_frame = Some(14);
+    let mut harness = harness(app);
+    harness.run_steps(60);
+    let before = hud_snapshot(&harness);
+    let lows = before.lows.expect("AVG and the lows read");
+    assert!(before.hitch_ms_per_s.is_some(), "HITCH reads: {before:?}");
+    assert_eq!(egui_hud::spikes(&harness.ctx).len(), 1, "the 200 ms frame");
+    egui_hud::reset(&harness.ctx);
+    harness.run_steps(1);
+    assert!(
+        egui_hud::spikes(&harness.ctx).is_empty(),
+        "the spikes are gone"
+    );
+    harness.run_steps(40);
+    let after = hud_snapshot(&harness);
+    let lows_after = after
+        .lows
+        .expect("read again from the frames after the reset");
+    assert!(
+        lows_after.intervals < lows.intervals,
+        "counted from the reset: {} then {}",
+        lows.intervals,
+        lows_after.intervals
+    );
+    assert!(
+        egui_hud::spikes(&harness.ctx).is_empty(),
+        "the old spike does not come back"
     );
 }

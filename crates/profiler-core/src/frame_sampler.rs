@@ -4,6 +4,7 @@ use std::time::Duration;
 use crate::label_table::LabelTable;
 use crate::latency_path::LatencyPath;
 use crate::sample_ring::SampleRing;
+use crate::session_stats::SessionStats;
 use crate::{
     Bound, Clock, ConfigError, FrameBudget, FrameOrigin, FrameRecord, FrameVerdict, GpuBusySource,
     LatencyMarks, RejectedEvents, SamplerConfig, Snapshot,
@@ -54,6 +55,8 @@ pub struct FrameSampler {
     /// reported for.
     cpu_frames: SampleRing<u64>,
     cpu_sum_nanos: u64,
+    /// The lows and hitch ratio since the start or a reset.
+    session: SessionStats,
     /// Phase names that did not fit their frame's record, since start.
     untracked_cpu_phases: u64,
     cpu_phases: LabelTable,
@@ -116,6 +119,7 @@ impl FrameSampler {
             cpu_frames: SampleRing::with_capacity(capacity),
             cpu_sum_nanos: 0,
             untracked_cpu_phases: 0,
+            session: SessionStats::new(),
             cpu_phases: LabelTable::new(capacity),
             self_induced: 0,
             rejected: RejectedEvents::default(),
@@ -233,7 +237,14 @@ impl FrameSampler {
             invalidations: frame.invalidations,
             missed_refreshes: match (present, previous_present) {
                 (Some(at), Some(previous)) if frame.back_to_back => {
-                    self.missed_refreshes(at.saturating_sub(previous))
+                    let interval = at.saturating_sub(previous);
+                    let period = self
+                        .budget
+                        .refresh_hz()
+                        .and_then(|hz| Duration::try_from_secs_f64(1.0 / hz).ok())
+                        .unwrap_or_else(|| self.budget.duration());
+                    self.session.record(interval, period);
+                    self.missed_refreshes(interval)
                 }
                 _ => 0,
             },
@@ -385,6 +396,7 @@ impl FrameSampler {
         self.cpu_frames.clear();
         self.cpu_sum_nanos = 0;
         self.untracked_cpu_phases = 0;
+        self.session.clear();
         self.cpu_phases.clear();
         self.latency.clear();
         self.warmup_left = self.config.warmup_frames;
@@ -425,6 +437,8 @@ impl FrameSampler {
             }
         }
 
+        snapshot.lows = self.session.lows();
+        snapshot.hitch_ms_per_s = self.session.hitch_ms_per_s();
         // Read from the first counted frame on, over every present (the warm-up's too).
         if self.draws.len() > 0
             && let Some(rate) = self.present_rate(now)

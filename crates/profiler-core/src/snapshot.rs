@@ -1,8 +1,8 @@
 use std::time::Duration;
 
 use crate::{
-    Bound, DurationReading, FrameBudget, Grade, LatencyMarks, LatencyReading, LatencyTotal,
-    MemoryCounter, RejectedEvents,
+    Bound, DurationReading, FrameBudget, FrameRateLows, Grade, LatencyMarks, LatencyReading,
+    LatencyTotal, MemoryCounter, RejectedEvents,
 };
 
 /// The readouts at one moment: what the HUD shows until its next tick.
@@ -118,6 +118,14 @@ pub struct Snapshot {
     pub bound: Option<Bound>,
     /// Mean time the HUD spent drawing itself per frame (already left out of FRAME).
     pub overlay_cost: Option<Duration>,
+    /// `AVG`, `1% LOW`, `0.1% LOW` since the sampler started or was reset, over the present
+    /// intervals of frames wanted back to back; `None` before the first such interval.
+    pub lows: Option<FrameRateLows>,
+    /// `HITCH`: milliseconds the frames wanted back to back were shown late (`(k − 1)` refresh
+    /// periods for an interval of `k`; the budget when the rate is unknown), per second spent
+    /// animating back to back, since the start or a reset (Apple's hitch time ratio: good ≤ 5,
+    /// warning 5–10, critical ≥ 10). Idle time never dilutes it.
+    pub hitch_ms_per_s: Option<f64>,
     /// Median of the HUD's own drawing time per frame: robust where the mean is not (a frame
     /// preempted inside the HUD's hooks on a loaded machine).
     pub overlay_cost_p50: Option<Duration>,
@@ -177,6 +185,8 @@ impl Snapshot {
             bound: None,
             overlay_cost: None,
             overlay_cost_p50: None,
+            lows: None,
+            hitch_ms_per_s: None,
             self_induced_frames: 0,
             warmup_frames_left: 0,
             rejected: RejectedEvents::default(),

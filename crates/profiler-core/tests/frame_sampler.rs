@@ -1089,3 +1089,119 @@ fn frames_without_a_request_have_no_latency_and_no_gpu_end_means_the_ui_end() {
         "request → UI end, of the two frames that had a request"
     );
 }
+
+/// One counted frame presented `interval` after the previous present, wanted back to back or
+/// not (after an idle spell).
+fn present_after(
+    s: &mut FrameSampler,
+    clock: &ManualClock,
+    interval: Duration,
+    back_to_back: bool,
+) {
+    clock.advance(interval.saturating_sub(ms(1)));
+    let draw_start = clock.now();
+    clock.advance(ms(1));
+    let verdict = s.record_frame(FrameRecord {
+        draw_start,
+        draw_end: clock.now(),
+        present: Some(clock.now()),
+        invalidations: 1,
+        origin: FrameOrigin::App,
+        overlay_cost: Duration::ZERO,
+        excluded: Duration::ZERO,
+        back_to_back,
+    });
+    assert_eq!(verdict, FrameVerdict::Counted, "no warm-up here");
+}
+
+#[test]
+fn avg_is_one_over_the_mean_interval_and_idle_gaps_change_nothing() {
+    let (mut s, clock) = sampler(no_warmup());
+    frame(&mut s, &clock, ms(1), ms(1));
+    for _ in 0..50 {
+        present_after(&mut s, &clock, ms(1), true);
+        present_after(&mut s, &clock, ms(4), true);
+    }
+    let lows = s.snapshot().lows.expect("intervals");
+    assert_eq!(lows.intervals, 100);
+    assert!(
+        (lows.avg_fps - 400.0).abs() < 1e-6,
+        "1 and 4 ms: 400 FPS, not 625: {lows:?}"
+    );
+    // Idle spells (not wanted back to back) are not intervals.
+    present_after(&mut s, &clock, Duration::from_secs(5), false);
+    present_after(&mut s, &clock, Duration::from_secs(3), false);
+    let after_idle = s.snapshot().lows.expect("intervals");
+    assert_eq!(after_idle, lows, "idle gaps change nothing");
+    s.reset();
+    assert_eq!(s.snapshot().lows, None, "a reset clears them");
+    assert_eq!(s.snapshot().hitch_ms_per_s, None, "and the hitch ratio");
+}
+
+#[test]
+fn lows_are_the_nearest_rank_percentiles_within_the_histograms_error() {
+    let (mut s, clock) = sampler(no_warmup());
+    frame(&mut s, &clock, ms(1), ms(1));
+    // 2000 intervals: 1..=2000 × 10 µs + 5 ms, shuffled by a fixed stride.
+    let interval = |i: u64| ms(5) + Duration::from_micros(10 * (i * 7919 % 2000 + 1));
+    for i in 0..2000 {
+        present_after(&mut s, &clock, interval(i), true);
+    }
+    let lows = s.snapshot().lows.expect("intervals");
+    let mut sorted: Vec<Duration> = (0..2000).map(interval).collect();
+    sorted.sort_unstable();
+    // Nearest rank: the ⌈p·n⌉-th shortest, p in thousandths.
+    let rank = |per_mille: usize| sorted[(per_mille * 2000).div_ceil(1000).clamp(1, 2000) - 1];
+    let within = |got_fps: f64, exact: Duration| {
+        let exact_fps = 1.0 / exact.as_secs_f64();
+        (got_fps / exact_fps - 1.0).abs() <= 0.01
+    };
+    assert!(
+        within(lows.low_1_percent_fps, rank(990)),
+        "{lows:?} vs {:?}",
+        rank(990)
+    );
+    let low_0_1 = lows.low_0_1_percent_fps.expect("1000 intervals or more");
+    assert!(within(low_0_1, rank(999)), "{lows:?} vs {:?}", rank(999));
+    let slowest: Duration = sorted[1980..].iter().sum::<Duration>() / 20;
+    assert!(
+        within(lows.slowest_1_percent_avg_fps, slowest),
+        "{lows:?} vs {slowest:?}"
+    );
+    let mean = sorted.iter().sum::<Duration>() / 2000;
+    assert!(
+        (lows.avg_fps - 1.0 / mean.as_secs_f64()).abs() < 1e-6,
+        "AVG is exact"
+    );
+
+    let (mut short, clock) = sampler(no_warmup());
+    frame(&mut short, &clock, ms(1), ms(1));
+    for _ in 0..999 {
+        present_after(&mut short, &clock, ms(16), true);
+    }
+    assert_eq!(
+        short.snapshot().lows.map(|l| l.low_0_1_percent_fps),
+        Some(None),
+        "no 0.1% low below 1000 intervals"
+    );
+}
+
+#[test]
+fn hitch_ratio_of_a_60_hz_loop_missing_one_refresh_every_sixth_frame() {
+    let (mut s, clock) = sampler(no_warmup());
+    s.set_refresh_hz(Some(60.0));
+    frame(&mut s, &clock, ms(1), ms(1));
+    let period = Duration::from_nanos(16_666_667);
+    for i in 0..600 {
+        let interval = if i % 6 == 5 { period * 2 } else { period };
+        present_after(&mut s, &clock, interval, true);
+    }
+    // Idle time never dilutes it.
+    present_after(&mut s, &clock, Duration::from_secs(10), false);
+    let ratio = s.snapshot().hitch_ms_per_s.expect("animating");
+    // 16.67 ms late per 116.7 ms animating.
+    assert!(
+        (ratio - 1000.0 / 7.0).abs() < 0.01,
+        "{ratio:.3} ms/s, want 142.86"
+    );
+}

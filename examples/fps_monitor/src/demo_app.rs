@@ -240,13 +240,14 @@ impl eframe::App for DemoApp {
         });
         if self.hud_shown {
             // eframe's frame gives the HUD the `ui` and `render` phases.
-            // F10 cycles the presets (number only, compact, full); F11 saves the retained
-            // frames (CSV and Chrome trace) next to the executable. The demo opens on the full
-            // HUD, to show everything it measures.
+            // F8 starts the readouts over; F10 cycles the presets (number only, compact,
+            // full); F11 saves the retained frames (CSV and Chrome trace) next to the
+            // executable. The demo opens on the full HUD, to show everything it measures.
             egui_hud::FpsMonitor::new()
                 .eframe_frame(frame)
                 .preset(egui_hud::HudPreset::Full)
                 .cycle_preset_on_key(egui::Key::F10)
+                .reset_on_key(egui::Key::F8)
                 .export_on_key(egui::Key::F11, None)
                 .show(&ctx);
         }

@@ -73,6 +73,14 @@ pub(crate) fn to_json(snapshot: Option<&Snapshot>, run: &RunFacts<'_>) -> Value 
         "gpu_passes": readings_json(&s.gpu_passes),
         "cpu_frame_ms": ms(s.cpu_frame),
         "cpu_phases": readings_json(&s.cpu_phases),
+        "lows": s.lows.map(|lows| json!({
+            "intervals": lows.intervals,
+            "avg_fps": lows.avg_fps,
+            "low_1_percent_fps": lows.low_1_percent_fps,
+            "low_0_1_percent_fps": lows.low_0_1_percent_fps,
+            "slowest_1_percent_avg_fps": lows.slowest_1_percent_avg_fps,
+        })),
+        "hitch_ms_per_s": s.hitch_ms_per_s,
         "latency_total": s.latency_total.map(|total| json!({
             "end": total.end.name(),
             "frames": total.frames,

@@ -145,6 +145,18 @@ fn assert_common_readings(json: &Value, stderr: &str) {
     );
     positive(json, "frame_ms");
     positive(json, "fps");
+    // The demo animates: its frames are wanted back to back, so the session's lows read, the
+    // 1 % low no faster than the average.
+    let lows = &json["lows"];
+    let (avg, low) = (
+        lows["avg_fps"].as_f64().unwrap_or(0.0),
+        lows["low_1_percent_fps"].as_f64().unwrap_or(0.0),
+    );
+    assert!(
+        0.0 < low && low <= avg * 1.01,
+        "AVG and 1% LOW read: {json}"
+    );
+    assert!(json["hitch_ms_per_s"].is_f64(), "HITCH reads: {json}");
     positive(json, "max_fps");
     positive(json, "cpu_percent");
     positive(json, "memory_bytes");

@@ -49,6 +49,8 @@ pub struct FpsMonitor {
     export_key: Option<(egui::Key, Option<std::path::PathBuf>)>,
     /// The key that shows the next preset.
     preset_key: Option<egui::Key>,
+    /// The key that starts the readouts over.
+    reset_key: Option<egui::Key>,
 }
 
 impl FpsMonitor {
@@ -58,6 +60,7 @@ impl FpsMonitor {
             settings: ShowSettings::default(),
             export_key: None,
             preset_key: None,
+            reset_key: None,
         }
     }
 
@@ -106,6 +109,13 @@ impl FpsMonitor {
     /// `toggle_preset` is Shift+F10).
     pub fn cycle_preset_on_key(mut self, key: egui::Key) -> Self {
         self.preset_key = Some(key);
+        self
+    }
+
+    /// A key that starts the readouts over ([`crate::reset`]) on the viewport where it is
+    /// pressed. Default: no key; the demo uses F8.
+    pub fn reset_on_key(mut self, key: egui::Key) -> Self {
+        self.reset_key = Some(key);
         self
     }
 
@@ -170,11 +180,15 @@ impl FpsMonitor {
     /// Draws the HUD on the current viewport for this pass.
     pub fn show(self, ctx: &egui::Context) {
         let viewport = ctx.viewport_id();
-        if let Some(key) = self.preset_key
-            && ctx.current_pass_index() == 0
-            && ctx.input(|i| i.key_pressed(key))
-        {
-            FramePlugin::with(ctx, |plugin| plugin.cycle_rows(ctx, viewport));
+        if ctx.current_pass_index() == 0 {
+            let pressed =
+                |key: Option<egui::Key>| key.is_some_and(|key| ctx.input(|i| i.key_pressed(key)));
+            if pressed(self.preset_key) {
+                FramePlugin::with(ctx, |plugin| plugin.cycle_rows(ctx, viewport));
+            }
+            if pressed(self.reset_key) {
+                FramePlugin::with(ctx, |plugin| plugin.reset(viewport));
+            }
         }
         let Some(HudDraw {
             mut view,
@@ -266,6 +280,7 @@ impl std::fmt::Debug for FpsMonitor {
             .field("eframe_cpu_usage", &self.settings.eframe_cpu_usage)
             .field("export_key", &self.export_key)
             .field("preset_key", &self.preset_key)
+            .field("reset_key", &self.reset_key)
             .finish()
     }
 }

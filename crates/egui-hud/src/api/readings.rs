@@ -23,6 +23,16 @@ pub fn show_details(ctx: &egui::Context, open: bool) {
     FramePlugin::with(ctx, |plugin| plugin.set_details_open(viewport, open));
 }
 
+/// Starts the current viewport's readouts over, as if the HUD had just been shown: the warm-up
+/// again, then AVG and the lows, HITCH, MISS, the spikes and their worst, and every window from
+/// the frames after it. For comparing before and after a change in one run (MangoHud resets
+/// its lows with a key; [`crate::FpsMonitor::reset_on_key`] gives one). Cost: a lock of the
+/// HUD's plugin; nothing when the HUD has not been shown.
+pub fn reset(ctx: &egui::Context) {
+    let viewport = ctx.viewport_id();
+    ctx.with_plugin::<FramePlugin, _>(|plugin| plugin.reset(viewport));
+}
+
 /// The kept spikes on the current viewport, oldest first: the 8 newest and the worst of the
 /// older ones, up to 16. Spikes are frames whose draw, CPU time, GPU time or (wanted right after
 /// the previous one) hand-off interval crossed the spike threshold

@@ -330,6 +330,11 @@ impl FramePlugin {
         self.resources.is_running()
     }
 
+    /// Starts `viewport`'s readouts over (see [`ViewportState::reset`]).
+    pub(crate) fn reset(&mut self, viewport: egui::ViewportId) {
+        self.state_mut(viewport).reset();
+    }
+
     /// Shows `viewport`'s next preset (the cycling key).
     pub(crate) fn cycle_rows(&mut self, ctx: &egui::Context, viewport: egui::ViewportId) {
         self.state_mut(viewport).cycle_rows(ctx, viewport);

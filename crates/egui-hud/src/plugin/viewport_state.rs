@@ -357,6 +357,19 @@ impl ViewportState {
         self.tick.schedule(ctx, viewport, input, ledger, output);
     }
 
+    /// Starts the readouts over, as if the HUD had just been shown: the sampler (warm-up,
+    /// lows, hitch ratio, MISS and every window) and the frame log (spikes and their worst).
+    pub(crate) fn reset(&mut self) {
+        if let Some(sampler) = &mut self.sampler {
+            sampler.reset();
+        }
+        self.recorder
+            .restart(self.config.capacity, self.config.spike_threshold);
+        self.counted = None;
+        self.last_handoff = None;
+        self.displayed = None;
+    }
+
     /// egui's time ran backwards (the refresh restarted): counted with the rejected inputs.
     pub(crate) fn reject_input_time_back(&mut self) {
         if let Some(sampler) = &mut self.sampler {

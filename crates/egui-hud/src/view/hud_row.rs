@@ -11,12 +11,17 @@ pub enum HudRow {
     P95,
     /// `DROP`: the share of draws over the budget.
     Drop,
+    /// `AVG`, `1% LOW` and `0.1% LOW`: the frame rate since the start or a reset, over the
+    /// frames wanted back to back.
+    Lows,
     /// `INV`: the app's repaint requests per frame.
     Inv,
     /// `WHY`: the app's busiest repaint call site and its rate.
     Why,
     /// `MISS`: display refreshes missed (with a known refresh rate).
     Miss,
+    /// `HITCH`: milliseconds shown late per second of animation (Apple's hitch time ratio).
+    Hitch,
     /// `PHASES` and a line per CPU phase.
     Phases,
     /// `GPU` (time per frame and busy share), a line per GPU pass, and `BOUND`.
@@ -35,14 +40,16 @@ pub enum HudRow {
 
 impl HudRow {
     /// Every row, in the order the full HUD shows them.
-    pub const ALL: [Self; 14] = [
+    pub const ALL: [Self; 16] = [
         Self::Interval,
         Self::Frame,
         Self::P95,
         Self::Drop,
+        Self::Lows,
         Self::Inv,
         Self::Why,
         Self::Miss,
+        Self::Hitch,
         Self::Phases,
         Self::Gpu,
         Self::Cpu,

@@ -673,6 +673,21 @@ fn hover_text(snapshot: &Snapshot) -> String {
         "{} draw samples, {} HUD tick frames excluded",
         snapshot.samples, snapshot.self_induced_frames
     ));
+    if let Some(lows) = snapshot.lows {
+        lines.push(format!(
+            "AVG {:.1} = 1 / mean interval; 1% / 0.1% LOW = the FPS of the 99th / 99.9th \
+             percentile interval (nearest rank; 0.1% from 1000 intervals); over {} intervals \
+             of frames wanted back to back since the start or a reset; the slowest 1% average \
+             {:.1} FPS",
+            lows.avg_fps, lows.intervals, lows.slowest_1_percent_avg_fps
+        ));
+    }
+    if let Some(hitch) = snapshot.hitch_ms_per_s {
+        lines.push(format!(
+            "HITCH {hitch:.1} ms shown late per s of animation (Apple's hitch time ratio: \
+             good <= 5, warning 5-10, critical >= 10)"
+        ));
+    }
     if snapshot.cpu_phases_untracked > 0 {
         lines.push(format!(
             "PHASES: {} phase timings not shown (more than {} names)",

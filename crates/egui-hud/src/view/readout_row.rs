@@ -84,6 +84,7 @@ impl ReadoutRow {
                 snapshot.drop_grade(),
             ));
         }
+        push_lows_rows(&mut rows, snapshot);
         if let Some(inv) = snapshot.inv {
             rows.push(Self::new(HudRow::Inv, "INV", format!("{inv:.2}"), None));
         }
@@ -96,6 +97,7 @@ impl ReadoutRow {
                 Some(Grade::of_drop_fraction(share)),
             ));
         }
+        push_hitch_row(&mut rows, snapshot);
         push_phase_rows(&mut rows, snapshot);
         push_gpu_rows(&mut rows, snapshot);
         if let Some(cpu) = snapshot.cpu_percent {
@@ -150,6 +152,52 @@ impl ReadoutRow {
 
 /// `PHASES`: the CPU time per frame (the draw and the phases around it), then one line per
 /// phase.
+/// `AVG`, `1% LOW` and, from 1000 intervals, `0.1% LOW`.
+fn push_lows_rows(rows: &mut Vec<ReadoutRow>, snapshot: &Snapshot) {
+    if let Some(lows) = snapshot.lows {
+        rows.push(ReadoutRow::new(
+            HudRow::Lows,
+            "AVG",
+            format!("{:.1}", lows.avg_fps),
+            None,
+        ));
+        rows.push(ReadoutRow::new(
+            HudRow::Lows,
+            "1% LOW",
+            format!("{:.1}", lows.low_1_percent_fps),
+            None,
+        ));
+        if let Some(low) = lows.low_0_1_percent_fps {
+            rows.push(ReadoutRow::new(
+                HudRow::Lows,
+                "0.1% LOW",
+                format!("{low:.1}"),
+                None,
+            ));
+        }
+    }
+}
+
+/// `HITCH`, graded as Apple grades the hitch time ratio.
+fn push_hitch_row(rows: &mut Vec<ReadoutRow>, snapshot: &Snapshot) {
+    if let Some(hitch) = snapshot.hitch_ms_per_s {
+        // Apple's grades: good up to 5 ms/s, warning to 10, critical beyond.
+        let grade = if hitch <= 5.0 {
+            Grade::Within
+        } else if hitch < 10.0 {
+            Grade::Over
+        } else {
+            Grade::FarOver
+        };
+        rows.push(ReadoutRow::new(
+            HudRow::Hitch,
+            "HITCH",
+            format!("{hitch:.1} ms/s"),
+            Some(grade),
+        ));
+    }
+}
+
 fn push_phase_rows(rows: &mut Vec<ReadoutRow>, snapshot: &Snapshot) {
     let Some(cpu_frame) = snapshot.cpu_frame else {
         return;

@@ -1,0 +1,146 @@
+use std::time::Duration;
+
+/// Present intervals in fixed memory: log-spaced buckets, each 1 % wider than the one before,
+/// from [`Self::MIN`] to [`Self::MAX`] (shorter and longer intervals land in the end buckets), so
+/// a percentile read from it is within 1 % of the exact one, however long the session. The
+/// exact sum and count are kept beside the buckets. Adding is O(1) and never allocates; reading a
+/// percentile walks the buckets (at refreshes only).
+///
+/// Memory: [`Self::BUCKETS`] `u32` counters, 4.6 KiB.
+#[derive(Clone, Debug)]
+pub(crate) struct IntervalHistogram {
+    counts: Box<[u32; Self::BUCKETS]>,
+    count: u64,
+    sum_nanos: u128,
+}
+
+impl IntervalHistogram {
+    /// The shortest interval told apart (10 µs: 100 000 FPS).
+    pub(crate) const MIN: Duration = Duration::from_micros(10);
+    /// The longest interval told apart (10 s).
+    pub(crate) const MAX: Duration = Duration::from_secs(10);
+    /// Each bucket's upper bound over its lower bound.
+    const RATIO: f64 = 1.01;
+    /// ⌈ln(MAX / MIN) / ln(RATIO)⌉: 1389 buckets cover 10 µs to 10 s.
+    pub(crate) const BUCKETS: usize = 1389;
+
+    pub(crate) fn new() -> Self {
+        Self {
+            counts: Box::new([0; Self::BUCKETS]),
+            count: 0,
+            sum_nanos: 0,
+        }
+    }
+
+    pub(crate) fn add(&mut self, interval: Duration) {
+        let index = Self::bucket_of(interval);
+        if let Some(count) = self.counts.get_mut(index) {
+            *count = count.saturating_add(1);
+        }
+        self.count += 1;
+        self.sum_nanos += interval.as_nanos();
+    }
+
+    pub(crate) fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// The mean interval, exact.
+    pub(crate) fn mean(&self) -> Option<Duration> {
+        let mean = self.sum_nanos.checked_div(u128::from(self.count))?;
+        Some(Duration::from_nanos(
+            u64::try_from(mean).unwrap_or(u64::MAX),
+        ))
+    }
+
+    /// The nearest-rank `percent` percentile (the ⌈p·n/100⌉-th shortest interval), as its
+    /// bucket's geometric middle: within 0.5 % of the exact value inside `MIN..MAX`.
+    pub(crate) fn percentile(&self, percent: f64) -> Option<Duration> {
+        if self.count == 0 {
+            return None;
+        }
+        #[expect(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "a rank between 1 and the count"
+        )]
+        let rank = ((percent / 100.0 * self.count as f64).ceil() as u64).clamp(1, self.count);
+        let mut seen = 0_u64;
+        for (index, &count) in self.counts.iter().enumerate() {
+            seen += u64::from(count);
+            if seen >= rank {
+                return Some(Self::middle_of(index));
+            }
+        }
+        debug_assert!(false, "the ranks add up to the count");
+        None
+    }
+
+    /// The mean of the slowest `percent` of intervals (from the buckets' middles): the "average
+    /// of the slowest 1 %" some tools call the 1 % low.
+    pub(crate) fn mean_of_slowest(&self, percent: f64) -> Option<Duration> {
+        if self.count == 0 {
+            return None;
+        }
+        #[expect(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "a count between 1 and the count"
+        )]
+        let wanted = ((percent / 100.0 * self.count as f64).ceil() as u64).clamp(1, self.count);
+        let (mut taken, mut sum_secs) = (0_u64, 0.0);
+        for (index, &count) in self.counts.iter().enumerate().rev() {
+            let take = u64::from(count).min(wanted - taken);
+            sum_secs += Self::middle_of(index).as_secs_f64() * take as f64;
+            taken += take;
+            if taken == wanted {
+                break;
+            }
+        }
+        Duration::try_from_secs_f64(sum_secs / wanted as f64).ok()
+    }
+
+    pub(crate) fn clear(&mut self) {
+        self.counts.fill(0);
+        self.count = 0;
+        self.sum_nanos = 0;
+    }
+
+    fn bucket_of(interval: Duration) -> usize {
+        let ratio = interval.min(Self::MAX).as_secs_f64() / Self::MIN.as_secs_f64();
+        if ratio <= 1.0 {
+            return 0;
+        }
+        #[expect(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "a positive bucket index, clamped"
+        )]
+        let index = (ratio.ln() / Self::RATIO.ln()) as usize;
+        index.min(Self::BUCKETS - 1)
+    }
+
+    /// The geometric middle of bucket `index`.
+    fn middle_of(index: usize) -> Duration {
+        #[expect(clippy::cast_precision_loss, reason = "a bucket index below 1389")]
+        let exponent = index as f64 + 0.5;
+        Duration::try_from_secs_f64(Self::MIN.as_secs_f64() * Self::RATIO.powf(exponent))
+            .unwrap_or(Self::MAX)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_buckets_cover_min_to_max() {
+        let covered = IntervalHistogram::MIN.as_secs_f64()
+            * IntervalHistogram::RATIO.powf(IntervalHistogram::BUCKETS as f64);
+        assert!(covered >= IntervalHistogram::MAX.as_secs_f64());
+        assert_eq!(
+            IntervalHistogram::bucket_of(IntervalHistogram::MAX),
+            IntervalHistogram::BUCKETS - 1
+        );
+    }
+}
