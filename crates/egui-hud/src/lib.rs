@@ -53,6 +53,9 @@
 //! - **Time your own phases:** [`cpu_phase`], [`cpu_phases`] ([`CpuPhases`], [`CpuPhase`]),
 //!   [`install_puffin`]; on the GPU [`gpu_timer`] ([`EguiGpuTimer`]) and
 //!   [`record_gpu_results`].
+//! - **Compare runs:** [`benchmark`] / [`benchmark_after`], [`benchmark_summary`]
+//!   ([`BenchmarkSummary`]), [`save_benchmark`], [`compare`] ([`BenchmarkComparison`],
+//!   [`Verdict`]).
 //! - **Export:** [`export`], [`save_exports`], [`save_exports_now`], [`last_export`]
 //!   ([`ExportFormat`], [`ExportError`]).
 //!
@@ -116,6 +119,12 @@ pub use crate::api::phases::{cpu_phase, cpu_phases};
 #[cfg(feature = "wgpu")]
 pub use crate::gpu::egui_gpu_timer::EguiGpuTimer;
 pub use crate::phases::cpu_phases::{CpuPhase, CpuPhases};
+
+// Benchmark runs and A/B comparison.
+pub use crate::api::benchmark::{
+    BENCHMARK_COUNTDOWN, benchmark, benchmark_after, benchmark_summary, compare, save_benchmark,
+};
+pub use profiler_core::{BenchmarkComparison, BenchmarkSummary, MetricChange, Verdict};
 
 // Export.
 pub use crate::api::export::{ExportError, export, last_export, save_exports, save_exports_now};

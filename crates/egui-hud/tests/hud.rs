@@ -678,3 +678,44 @@ fn reset_clears_the_lows_the_hitch_ratio_and_the_spikes() {
         "the old spike does not come back"
     );
 }
+
+/// A benchmark run: after its countdown it resets, records for its length on the HUD's clock,
+/// and leaves a summary (shown as a card under the rows) whose figures are the run's frames:
+/// 4 ms frames back to back read 250 FPS and a 4 ms median.
+#[test]
+fn a_benchmark_records_its_length_and_shows_its_summary() {
+    let mut harness = preset_harness(egui::Theme::Dark, None);
+    egui_hud::benchmark_after(
+        &harness.ctx,
+        Duration::from_millis(100),
+        Duration::from_secs(1),
+    );
+    harness.run_steps(100);
+    assert!(
+        egui_hud::benchmark_summary(&harness.ctx).is_none(),
+        "still recording after 0.4 s of 4 ms frames"
+    );
+    harness.run_steps(300);
+    let summary = egui_hud::benchmark_summary(&harness.ctx).expect("the run finished");
+    assert!(
+        (1.0..1.01).contains(&summary.seconds),
+        "it recorded its length: {} s",
+        summary.seconds
+    );
+    // 250 frames in the second, less the warm-up after the reset.
+    assert!(
+        (240..=251).contains(&summary.frames),
+        "{} frames",
+        summary.frames
+    );
+    let frame = summary.frame.expect("frame times");
+    assert!((frame.p50 - 4.0).abs() < 1e-6, "{frame:?}");
+    let avg = summary.avg_fps.expect("AVG");
+    assert!((avg - 250.0).abs() < 0.01, "AVG {avg}");
+    harness.run_steps(40);
+    assert!(
+        harness.query_by_label_contains("frames").is_some(),
+        "the summary card is shown"
+    );
+    harness.snapshot("hud_benchmark_summary_dark");
+}

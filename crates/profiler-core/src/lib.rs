@@ -40,6 +40,8 @@
 //! |---|---|---|---|
 //! | `nvml` | off | NVIDIA per-process GPU use (`GpuUsageProbe` through NVML) | `nvml-wrapper`; the NVML library is loaded at run time, so a machine without an NVIDIA driver only loses that source |
 
+mod benchmark_comparison;
+mod benchmark_summary;
 mod bound;
 mod clock;
 mod config_error;
@@ -73,6 +75,8 @@ mod sampler_config;
 mod session_stats;
 mod snapshot;
 
+pub use crate::benchmark_comparison::{BenchmarkComparison, MetricChange, Verdict};
+pub use crate::benchmark_summary::{BenchmarkSummary, MillisPercentiles};
 pub use crate::bound::Bound;
 pub use crate::clock::Clock;
 pub use crate::config_error::ConfigError;

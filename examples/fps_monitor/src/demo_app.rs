@@ -35,6 +35,8 @@ pub(crate) struct DemoApp {
     curves: u32,
     gpu_iterations: u32,
     stall_next_frame: bool,
+    /// `--benchmark`: when the run was started.
+    benchmark_started: Option<Instant>,
     has_wgpu: bool,
     adapter: String,
     /// What the platform probes answered at start (with `--seconds`).
@@ -65,6 +67,7 @@ impl DemoApp {
             first_frame: None,
             hud_shown: true,
             repaint: RepaintMode::Continuous,
+            benchmark_started: None,
             gpu_iterations: 24,
             stall_next_frame: false,
             has_wgpu,
@@ -147,6 +150,50 @@ impl DemoApp {
                 timer: egui_hud::gpu_timer(ui.ctx()),
             },
         ));
+    }
+
+    /// `--benchmark S --json PATH`: starts the run once the HUD has readings (a second's
+    /// countdown lets the window settle), then writes its summary to PATH and its frames to
+    /// PATH with `.csv`, and closes.
+    fn benchmark_if_asked(&mut self, ctx: &egui::Context) {
+        let Some((length, path)) = &self.args.benchmark else {
+            return;
+        };
+        if self.benchmark_started.is_none() {
+            if egui_hud::snapshot(ctx).is_some_and(|s| s.samples > 0) {
+                egui_hud::benchmark_after(ctx, Duration::from_secs(1), *length);
+                self.benchmark_started = Some(Instant::now());
+            }
+            return;
+        }
+        let Some(summary) = egui_hud::benchmark_summary(ctx) else {
+            return;
+        };
+        let written = summary
+            .to_json()
+            .map_err(|error| error.to_string())
+            .and_then(|json| std::fs::write(path, json).map_err(|error| error.to_string()))
+            .and_then(|()| {
+                let mut csv = Vec::new();
+                summary
+                    .write_csv(&mut csv)
+                    .and_then(|()| std::fs::write(path.with_extension("csv"), csv))
+                    .map_err(|error| error.to_string())
+            });
+        match written {
+            #[expect(clippy::print_stdout, reason = "--benchmark says where it wrote")]
+            Ok(()) => println!(
+                "benchmark: {} frames in {:.1} s, AVG {:.1} FPS, saved to {}",
+                summary.frames,
+                summary.seconds,
+                summary.avg_fps.unwrap_or_default(),
+                path.display()
+            ),
+            #[expect(clippy::print_stderr, reason = "--benchmark failures go to stderr")]
+            Err(error) => eprintln!("fps_monitor: cannot write {}: {error}", path.display()),
+        }
+        self.args.benchmark = None;
+        ctx.send_viewport_cmd(egui::ViewportCommand::Close);
     }
 
     /// `--seconds S`: after S seconds of frames, print the snapshot once it has readings (or
@@ -240,7 +287,8 @@ impl eframe::App for DemoApp {
         });
         if self.hud_shown {
             // eframe's frame gives the HUD the `ui` and `render` phases.
-            // F8 starts the readouts over; F10 cycles the presets (number only, compact,
+            // F8 starts the readouts over; F9 records a 10 s benchmark (its summary saved
+            // beside the exports); F10 cycles the presets (number only, compact,
             // full); F11 saves the retained frames (CSV and Chrome trace) next to the
             // executable. The demo opens on the full HUD, to show everything it measures.
             egui_hud::FpsMonitor::new()
@@ -248,6 +296,7 @@ impl eframe::App for DemoApp {
                 .preset(egui_hud::HudPreset::Full)
                 .cycle_preset_on_key(egui::Key::F10)
                 .reset_on_key(egui::Key::F8)
+                .benchmark_on_key(egui::Key::F9, Duration::from_secs(10))
                 .export_on_key(egui::Key::F11, None)
                 .show(&ctx);
         }
@@ -263,6 +312,7 @@ impl eframe::App for DemoApp {
             ctx.request_repaint_after(Duration::from_millis(100));
         }
         self.finish_if_due(&ctx);
+        self.benchmark_if_asked(&ctx);
     }
 }
 

@@ -17,6 +17,11 @@ pub(crate) struct DemoArgs {
     pub(crate) csv: Option<PathBuf>,
     /// With `--seconds`: the retained frames as a Chrome trace, written at exit.
     pub(crate) trace: Option<PathBuf>,
+    /// `--benchmark S --json PATH`: a benchmark run of S seconds (after a short countdown),
+    /// its summary written to PATH (and its frames beside it as CSV), then exit.
+    pub(crate) benchmark: Option<(Duration, PathBuf)>,
+    /// `--compare A B`: print the comparison of two saved benchmark runs and exit (no window).
+    pub(crate) compare: Option<(PathBuf, PathBuf)>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,7 +31,7 @@ pub(crate) enum Backend {
 }
 
 impl DemoArgs {
-    pub(crate) const USAGE: &str = "usage: fps_monitor [--seconds S [--csv PATH] [--trace PATH]] [--backend wgpu|glow] [--load N] [--size WxH]";
+    pub(crate) const USAGE: &str = "usage: fps_monitor [--seconds S [--csv PATH] [--trace PATH]] [--benchmark S --json PATH] [--backend wgpu|glow] [--load N] [--size WxH]\n       fps_monitor --compare A.json B.json";
 
     pub(crate) fn parse(mut args: impl Iterator<Item = String>) -> Result<Self, String> {
         let mut parsed = Self {
@@ -36,7 +41,11 @@ impl DemoArgs {
             window_size: [860.0, 520.0],
             csv: None,
             trace: None,
+            benchmark: None,
+            compare: None,
         };
+        let mut benchmark_secs = None;
+        let mut json = None;
         while let Some(flag) = args.next() {
             let mut value = || args.next().ok_or_else(|| format!("{flag} needs a value"));
             match flag.as_str() {
@@ -71,12 +80,40 @@ impl DemoArgs {
                         .filter(|size: &[f32; 2]| size.iter().all(|v| (64.0..=8192.0).contains(v)))
                         .ok_or_else(|| format!("--size {raw}: use WxH, each 64 to 8192"))?;
                 }
+                "--benchmark" => {
+                    let raw = value()?;
+                    benchmark_secs = Some(
+                        raw.parse::<f64>()
+                            .ok()
+                            .and_then(|secs| Duration::try_from_secs_f64(secs).ok())
+                            .filter(|d| !d.is_zero())
+                            .ok_or_else(|| {
+                                format!("--benchmark {raw}: a positive number of seconds")
+                            })?,
+                    );
+                }
+                "--json" => json = Some(PathBuf::from(value()?)),
+                "--compare" => {
+                    let a = PathBuf::from(value()?);
+                    let b = PathBuf::from(value()?);
+                    parsed.compare = Some((a, b));
+                }
                 "--csv" => parsed.csv = Some(PathBuf::from(value()?)),
                 "--trace" => parsed.trace = Some(PathBuf::from(value()?)),
                 "--help" | "-h" => return Err(Self::USAGE.to_owned()),
                 other => return Err(format!("unknown argument {other}\n{}", Self::USAGE)),
             }
         }
+        parsed.benchmark = match (benchmark_secs, json) {
+            (Some(secs), Some(path)) => Some((secs, path)),
+            (None, None) => None,
+            _ => {
+                return Err(format!(
+                    "--benchmark and --json go together\n{}",
+                    Self::USAGE
+                ));
+            }
+        };
         Ok(parsed)
     }
 }

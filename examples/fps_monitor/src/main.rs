@@ -7,6 +7,7 @@ mod gpu_scene;
 mod probe_report;
 mod snapshot_json;
 
+use std::path::Path;
 use std::process::ExitCode;
 
 use crate::demo_app::{DemoApp, native_options};
@@ -23,6 +24,9 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Some((a, b)) = &args.compare {
+        return compare_runs(a, b);
+    }
     let options = native_options(args.backend, args.window_size);
     let result = eframe::run_native(
         "egui-hud demo",
@@ -35,6 +39,34 @@ fn main() -> ExitCode {
             #[expect(clippy::print_stderr, reason = "the demo could not open its window")]
             {
                 eprintln!("fps_monitor: {error}");
+            }
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `--compare A B`: the table of run B against run A, on stdout.
+fn compare_runs(a: &Path, b: &Path) -> ExitCode {
+    let read = |path: &Path| {
+        std::fs::read_to_string(path)
+            .map_err(|error| error.to_string())
+            .and_then(|text| {
+                egui_hud::BenchmarkSummary::from_json(&text).map_err(|error| error.to_string())
+            })
+            .map_err(|error| format!("fps_monitor: cannot read {}: {error}", path.display()))
+    };
+    match (read(a), read(b)) {
+        (Ok(a), Ok(b)) => {
+            #[expect(clippy::print_stdout, reason = "--compare prints its table")]
+            {
+                print!("{}", egui_hud::compare(&a, &b).table());
+            }
+            ExitCode::SUCCESS
+        }
+        (Err(error), _) | (_, Err(error)) => {
+            #[expect(clippy::print_stderr, reason = "command-line errors go to stderr")]
+            {
+                eprintln!("{error}");
             }
             ExitCode::FAILURE
         }

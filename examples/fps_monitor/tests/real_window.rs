@@ -330,3 +330,67 @@ fn glow_reads_frames_and_resources_without_gpu_passes() {
     }
     assert_latency_total(&json, "UI end");
 }
+
+/// Runs `fps_monitor --benchmark 4 --json PATH --load LOAD` on glow under a fresh Xvfb.
+fn run_benchmark(load: &str, path: &std::path::Path) {
+    let _one_at_a_time = ONE_DEMO_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let runtime_dir = std::env::temp_dir().join("egui-hud-xdg-benchmark");
+    std::fs::create_dir_all(&runtime_dir).expect("temp dir");
+    let output = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x720x24"])
+        .arg(env!("CARGO_BIN_EXE_fps_monitor"))
+        .args(["--benchmark", "4", "--backend", "glow", "--load", load])
+        .args(["--size", "640x400", "--json"])
+        .arg(path)
+        .env("XDG_RUNTIME_DIR", &runtime_dir)
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("WAYLAND_SOCKET")
+        .env("WINIT_X11_SCALE_FACTOR", "1")
+        .output()
+        .expect("xvfb-run starts");
+    assert!(
+        output.status.success() && path.exists(),
+        "the benchmark ran: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// The README's before/after recipe: two `--benchmark` runs with the load changed, and
+/// `--compare` calls the loaded one slower (its frames take longer), by the table it prints.
+#[test]
+fn a_benchmark_with_more_load_compares_as_slower() {
+    if !xvfb_available() {
+        return;
+    }
+    let dir = std::env::temp_dir().join("egui-hud-benchmarks");
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let (light, heavy) = (dir.join("light.json"), dir.join("heavy.json"));
+    run_benchmark("2", &light);
+    run_benchmark("150", &heavy);
+    assert!(
+        light.with_extension("csv").exists(),
+        "the run's frames beside it"
+    );
+    let output = Command::new(env!("CARGO_BIN_EXE_fps_monitor"))
+        .arg("--compare")
+        .arg(&light)
+        .arg(&heavy)
+        .output()
+        .expect("the demo starts");
+    let table = String::from_utf8_lossy(&output.stdout);
+    println!("{table}");
+    assert!(output.status.success(), "{table}");
+    let line = |metric: &str| {
+        table
+            .lines()
+            .find(|l| l.starts_with(metric))
+            .unwrap_or_else(|| panic!("{metric} in the table: {table}"))
+            .to_owned()
+    };
+    assert!(
+        line("frame p50 ms").ends_with("slower"),
+        "the heavier run's frames are slower: {table}"
+    );
+}

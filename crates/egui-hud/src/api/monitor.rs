@@ -51,6 +51,8 @@ pub struct FpsMonitor {
     preset_key: Option<egui::Key>,
     /// The key that starts the readouts over.
     reset_key: Option<egui::Key>,
+    /// The key that starts a benchmark, and its length.
+    benchmark_key: Option<(egui::Key, Duration)>,
 }
 
 impl FpsMonitor {
@@ -61,6 +63,7 @@ impl FpsMonitor {
             export_key: None,
             preset_key: None,
             reset_key: None,
+            benchmark_key: None,
         }
     }
 
@@ -116,6 +119,15 @@ impl FpsMonitor {
     /// pressed. Default: no key; the demo uses F8.
     pub fn reset_on_key(mut self, key: egui::Key) -> Self {
         self.reset_key = Some(key);
+        self
+    }
+
+    /// A key that starts a benchmark of `length` ([`crate::benchmark`]: a 3 s countdown, a
+    /// reset, the recording, a summary card). With [`Self::export_on_key`], the summary is
+    /// saved beside the exports as `egui-hud-benchmark-<unix seconds>.json` and `.csv`, on a
+    /// background thread. Default: no key; the demo uses F9 with 10 s.
+    pub fn benchmark_on_key(mut self, key: egui::Key, length: Duration) -> Self {
+        self.benchmark_key = Some((key, length));
         self
     }
 
@@ -189,6 +201,11 @@ impl FpsMonitor {
             if pressed(self.reset_key) {
                 FramePlugin::with(ctx, |plugin| plugin.reset(viewport));
             }
+            if let Some((key, length)) = self.benchmark_key
+                && pressed(Some(key))
+            {
+                crate::api::benchmark::benchmark(ctx, length);
+            }
         }
         let Some(HudDraw {
             mut view,
@@ -251,16 +268,19 @@ impl FpsMonitor {
                 },
             );
         });
+        if let Some((_, directory)) = &self.export_key
+            && let Some(summary) =
+                FramePlugin::with(ctx, |plugin| plugin.take_new_benchmark_summary(viewport))
+        {
+            save_benchmark_in_background(summary, export_directory(directory.as_ref()));
+        }
         if let Some((key, directory)) = &self.export_key
             && ctx.current_pass_index() == 0
             && ctx.input(|i| i.key_pressed(*key))
         {
-            let directory = directory.clone().or_else(|| {
-                std::env::current_exe()
-                    .ok()
-                    .and_then(|exe| exe.parent().map(std::path::Path::to_path_buf))
-            });
-            match directory.map(|directory| crate::api::export::save_exports(ctx, directory)) {
+            match export_directory(directory.as_ref())
+                .map(|directory| crate::api::export::save_exports(ctx, directory))
+            {
                 Some(Ok(())) => {}
                 Some(Err(error)) => log::warn!("egui-hud: {error}"),
                 None => {
@@ -268,6 +288,44 @@ impl FpsMonitor {
                 }
             }
         }
+    }
+}
+
+/// Where exports go: the directory given, else the executable's.
+fn export_directory(directory: Option<&std::path::PathBuf>) -> Option<std::path::PathBuf> {
+    directory.cloned().or_else(|| {
+        std::env::current_exe()
+            .ok()
+            .and_then(|exe| exe.parent().map(std::path::Path::to_path_buf))
+    })
+}
+
+/// Writes a finished benchmark's summary beside the exports, off the UI thread; a failure is
+/// logged (the summary stays in [`crate::benchmark_summary`]).
+fn save_benchmark_in_background(
+    summary: Arc<profiler_core::BenchmarkSummary>,
+    directory: Option<std::path::PathBuf>,
+) {
+    let Some(directory) = directory else {
+        log::warn!("egui-hud: no directory to save the benchmark in (pass one to export_on_key)");
+        return;
+    };
+    let stem = format!(
+        "egui-hud-benchmark-{}",
+        profiler_core::SystemTime::now()
+            .duration_since(profiler_core::SystemTime::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs())
+    );
+    let spawned = std::thread::Builder::new()
+        .name("egui-hud benchmark save".to_owned())
+        .spawn(
+            move || match crate::api::benchmark::save_benchmark(&summary, &directory, &stem) {
+                Ok(path) => log::info!("egui-hud: benchmark saved to {}", path.display()),
+                Err(error) => log::warn!("egui-hud: {error}"),
+            },
+        );
+    if let Err(error) = spawned {
+        log::warn!("egui-hud: cannot start the thread that saves the benchmark: {error}");
     }
 }
 
@@ -281,6 +339,7 @@ impl std::fmt::Debug for FpsMonitor {
             .field("export_key", &self.export_key)
             .field("preset_key", &self.preset_key)
             .field("reset_key", &self.reset_key)
+            .field("benchmark_key", &self.benchmark_key)
             .finish()
     }
 }

@@ -330,6 +330,34 @@ impl FramePlugin {
         self.resources.is_running()
     }
 
+    /// Starts a benchmark on `viewport` (see [`ViewportState::start_benchmark`]).
+    pub(crate) fn start_benchmark(
+        &mut self,
+        viewport: egui::ViewportId,
+        countdown: std::time::Duration,
+        length: std::time::Duration,
+    ) {
+        self.state_mut(viewport).start_benchmark(countdown, length);
+    }
+
+    /// `viewport`'s last finished benchmark.
+    pub(crate) fn benchmark_summary(
+        &self,
+        viewport: egui::ViewportId,
+    ) -> Option<std::sync::Arc<profiler_core::BenchmarkSummary>> {
+        self.viewports.get(&viewport)?.benchmark_summary()
+    }
+
+    /// `viewport`'s benchmark summary that finished since the last call, once.
+    pub(crate) fn take_new_benchmark_summary(
+        &mut self,
+        viewport: egui::ViewportId,
+    ) -> Option<std::sync::Arc<profiler_core::BenchmarkSummary>> {
+        self.viewports
+            .get_mut(&viewport)?
+            .take_new_benchmark_summary()
+    }
+
     /// Starts `viewport`'s readouts over (see [`ViewportState::reset`]).
     pub(crate) fn reset(&mut self, viewport: egui::ViewportId) {
         self.state_mut(viewport).reset();

@@ -2,6 +2,7 @@
 //! each viewport's state, the settings and the display watch. Imports every stage below it;
 //! only `api` imports it.
 
+pub(crate) mod benchmark_run;
 pub(crate) mod display_watch;
 pub(crate) mod export_outcome;
 pub(crate) mod frame_plugin;

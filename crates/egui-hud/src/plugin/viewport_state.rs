@@ -6,6 +6,7 @@ use profiler_core::{
     Snapshot, SystemTime,
 };
 
+use profiler_core::BenchmarkSummary;
 use profiler_core::record::frame_assembly::PaintMarks;
 use profiler_core::record::frame_log::FrameLog;
 use profiler_core::record::frame_phases::{FramePhases, PhaseName, PhaseStart};
@@ -18,6 +19,7 @@ use crate::frame::frame_facts::{FrameFacts, Pacing};
 use crate::frame::frame_in_progress::FrameInProgress;
 use crate::frame::window_fingerprint::WindowFingerprint;
 use crate::phases::cpu_phases::CpuPhases;
+use crate::plugin::benchmark_run::{BenchmarkRun, BenchmarkStep, summarize};
 use crate::plugin::hud_config::{HudConfig, ShowSettings};
 use crate::plugin::hud_draw::DrawOutcome;
 use crate::repaint::own_discard::OWN_DISCARD_FILE;
@@ -25,6 +27,7 @@ use crate::repaint::repaint_ledger::RepaintLedger;
 use crate::repaint::repaint_sites::RepaintSites;
 use crate::repaint::tick::{Tick, TickInput};
 use crate::repaint::why_reading::WhyReading;
+use crate::view::benchmark_status::BenchmarkStatus;
 use crate::view::details_window::DetailsData;
 use crate::view::hud_preset::HudPreset;
 use crate::view::hud_view::HudView;
@@ -98,6 +101,11 @@ pub(crate) struct ViewportState {
     /// The rows the cycling key chose, over the app's; `None` until it is pressed (or a
     /// choice kept in egui memory is restored).
     chosen_rows: Option<RowChoice>,
+    /// A benchmark counting down or recording.
+    benchmark: Option<BenchmarkRun>,
+    /// The last finished benchmark's summary, and whether it is new (not yet handed out to be
+    /// saved).
+    benchmark_summary: Option<(Arc<BenchmarkSummary>, bool)>,
 }
 
 /// Warnings a viewport logs once, not every frame.
@@ -157,6 +165,8 @@ impl Default for ViewportState {
             logged: LoggedOnce::default(),
             own_redone_passes: 0,
             chosen_rows: None,
+            benchmark: None,
+            benchmark_summary: None,
         }
     }
 }
@@ -358,8 +368,71 @@ impl ViewportState {
     }
 
     /// Starts the readouts over, as if the HUD had just been shown: the sampler (warm-up,
-    /// lows, hitch ratio, MISS and every window) and the frame log (spikes and their worst).
+    /// lows, hitch ratio, MISS and every window), the frame log (spikes and their worst), and
+    /// any benchmark and its summary.
     pub(crate) fn reset(&mut self) {
+        self.benchmark = None;
+        self.benchmark_summary = None;
+        self.reset_readouts();
+    }
+
+    /// Starts a benchmark: `countdown`, then a reset and `length` of recording.
+    pub(crate) fn start_benchmark(&mut self, countdown: Duration, length: Duration) {
+        self.benchmark = Some(BenchmarkRun::new(self.clock.now(), countdown, length));
+        self.benchmark_summary = None;
+    }
+
+    /// The last finished benchmark's summary.
+    pub(crate) fn benchmark_summary(&self) -> Option<Arc<BenchmarkSummary>> {
+        self.benchmark_summary.as_ref().map(|(s, _)| Arc::clone(s))
+    }
+
+    /// The summary of a benchmark that finished since the last call (to be saved), once.
+    pub(crate) fn take_new_benchmark_summary(&mut self) -> Option<Arc<BenchmarkSummary>> {
+        let (summary, new) = self.benchmark_summary.as_mut()?;
+        std::mem::take(new).then(|| Arc::clone(summary))
+    }
+
+    /// Where a benchmark stands, for the HUD's rows.
+    fn benchmark_status(&self) -> Option<BenchmarkStatus> {
+        match (&self.benchmark, &self.benchmark_summary) {
+            (Some(run), _) => Some(run.status(self.clock.now())),
+            (None, Some((summary, _))) => Some(BenchmarkStatus::Done(Arc::clone(summary))),
+            (None, None) => None,
+        }
+    }
+
+    /// The benchmark's step at the end of a frame at `now`.
+    fn step_benchmark(&mut self, now: Duration) {
+        let Some(run) = &mut self.benchmark else {
+            return;
+        };
+        match run.step(now) {
+            BenchmarkStep::Continue => {}
+            BenchmarkStep::Reset => self.reset_readouts(),
+            BenchmarkStep::Finished {
+                seconds,
+                frame_ms,
+                interval_ms,
+            } => {
+                self.benchmark = None;
+                if let Some(sampler) = &mut self.sampler {
+                    let snapshot = sampler.snapshot();
+                    let summary = summarize(
+                        seconds,
+                        frame_ms,
+                        interval_ms,
+                        &snapshot,
+                        self.recorder.log(),
+                    );
+                    self.benchmark_summary = Some((Arc::new(summary), true));
+                }
+            }
+        }
+    }
+
+    /// The readouts start over (see [`Self::reset`]); a benchmark in progress goes on.
+    fn reset_readouts(&mut self) {
         if let Some(sampler) = &mut self.sampler {
             sampler.reset();
         }
@@ -522,6 +595,7 @@ impl ViewportState {
     /// Refreshes the readouts from the sampler (and the resource thread's latest reading);
     /// `export_note` says how the latest background export went, for a few seconds.
     pub(crate) fn refresh(&mut self, resources: &ResourceMonitor, export_note: Option<&str>) {
+        let benchmark = self.benchmark_status();
         let Some(sampler) = &mut self.sampler else {
             return;
         };
@@ -548,7 +622,7 @@ impl ViewportState {
                 view.set_plot(log.retained().iter().map(|t| t.draw), snapshot.budget);
             }
             view.set_readouts(&snapshot, self.why.as_ref(), self.unavailable_passes);
-            view.set_notes(log, snapshot.budget, export_note);
+            view.set_notes(log, snapshot.budget, export_note, benchmark.as_ref());
         }
         self.displayed = Some(snapshot);
     }
@@ -606,8 +680,12 @@ impl ViewportState {
             trace.invalidations = record.invalidations;
             trace.passes = u32::try_from(passes).unwrap_or(u32::MAX);
             trace.causes.clone_from(&self.frame_causes);
+            if let Some(run) = &mut self.benchmark {
+                run.record(trace.draw, trace.handoff_interval);
+            }
             self.recorder.frame_counted(trace, sampler);
         }
+        self.step_benchmark(ended_at);
         frame.drawn
     }
 

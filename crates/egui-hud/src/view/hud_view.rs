@@ -6,6 +6,7 @@ use egui::{FontId, Galley, Role, Sense, Stroke, pos2, vec2};
 use profiler_core::{Bound, LatencyEnd, LatencyStage, Snapshot};
 
 use crate::repaint::why_reading::WhyReading;
+use crate::view::benchmark_status::BenchmarkStatus;
 use crate::view::hud_palette::HudPalette;
 use crate::view::hud_row::HudRow;
 use crate::view::main_readout::MainReadout;
@@ -180,7 +181,11 @@ impl HudView {
         log: &FrameLog,
         budget: Duration,
         export_note: Option<&str>,
+        benchmark: Option<&BenchmarkStatus>,
     ) {
+        if let Some(benchmark) = benchmark {
+            push_benchmark_rows(&mut self.rows, benchmark);
+        }
         let spikes = log.spikes();
         self.spike_marks.clear();
         self.spike_marks.extend(
@@ -786,6 +791,73 @@ fn push_latency_hover(hover: &mut String, snapshot: &Snapshot) {
         hover.push_str("\nnot latency:");
         hover.push_str(&apart);
     }
+}
+
+/// The benchmark's rows, shown whatever rows are chosen: the countdown, the recording, or the
+/// finished run's summary card.
+fn push_benchmark_rows(rows: &mut Vec<ReadoutRow>, benchmark: &BenchmarkStatus) {
+    let summary = match benchmark {
+        BenchmarkStatus::Countdown { seconds_left } => {
+            rows.push(ReadoutRow::note(
+                "BENCH",
+                format!("starts in {seconds_left:.0} s"),
+            ));
+            return;
+        }
+        BenchmarkStatus::Recording { seconds_left } => {
+            rows.push(ReadoutRow::note(
+                "BENCH",
+                format!("recording, {seconds_left:.0} s left"),
+            ));
+            return;
+        }
+        BenchmarkStatus::Done(summary) => summary,
+    };
+    let fps = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), |v| format!("{v:.0}"));
+    let ms3 = |p: Option<profiler_core::MillisPercentiles>| {
+        p.map_or_else(
+            || "—".to_owned(),
+            |p| format!("{:.1}/{:.1}/{:.1}", p.p50, p.p95, p.p99),
+        )
+    };
+    rows.push(ReadoutRow::note(
+        "BENCH",
+        format!("{:.1} s · {} frames", summary.seconds, summary.frames),
+    ));
+    rows.push(ReadoutRow::note(
+        " fps",
+        format!(
+            "{} · 1% {} · 0.1% {}",
+            fps(summary.avg_fps),
+            fps(summary.low_1_percent_fps),
+            fps(summary.low_0_1_percent_fps)
+        ),
+    ));
+    rows.push(ReadoutRow::note(" frame", ms3(summary.frame)));
+    rows.push(ReadoutRow::note(" intvl", ms3(summary.interval)));
+    let hitch = summary
+        .hitch_ms_per_s
+        .map_or_else(|| "—".to_owned(), |h| format!("{h:.1} ms/s"));
+    let miss = summary
+        .miss_share
+        .map_or_else(|| "—".to_owned(), |m| format_percent(m * 100.0));
+    rows.push(ReadoutRow::note(" hitch", format!("{hitch} · miss {miss}")));
+    let per_frame = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), |v| format!("{v:.2}"));
+    rows.push(ReadoutRow::note(
+        " cpu/gpu",
+        format!(
+            "{}/{} ms",
+            per_frame(summary.cpu_ms_per_frame),
+            per_frame(summary.gpu_ms_per_frame)
+        ),
+    ));
+    let worst = summary
+        .worst_spike_ms
+        .map_or_else(String::new, |w| format!(" · worst {w:.1} ms"));
+    rows.push(ReadoutRow::note(
+        " spikes",
+        format!("{}{worst}", summary.spikes),
+    ));
 }
 
 /// One hover line for a call site: `prefix rate/s file:line “reason”`.

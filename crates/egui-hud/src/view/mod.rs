@@ -1,6 +1,7 @@
 //! What is drawn: the HUD's rows, plot and colours, and the details window. Takes plain
 //! values (snapshots, the frame log, WHY); imports `repaint` for WHY and nothing above.
 
+pub(crate) mod benchmark_status;
 pub(crate) mod details_window;
 pub(crate) mod hud_palette;
 pub(crate) mod hud_preset;
