@@ -719,3 +719,30 @@ fn a_benchmark_records_its_length_and_shows_its_summary() {
     );
     harness.snapshot("hud_benchmark_summary_dark");
 }
+
+/// Two benchmark runs in one session are compared in the details window: the second, whose
+/// frames take twice as long, reads slower.
+#[test]
+fn the_details_window_compares_the_last_two_benchmarks() {
+    let mut harness = preset_harness(egui::Theme::Dark, None);
+    for draw_ms in [4, 8] {
+        harness.state_mut().draw = Duration::from_millis(draw_ms);
+        egui_hud::benchmark_after(&harness.ctx, Duration::ZERO, Duration::from_millis(500));
+        harness.run_steps(200);
+        assert!(
+            egui_hud::benchmark_summary(&harness.ctx).is_some(),
+            "the {draw_ms} ms run finished"
+        );
+    }
+    egui_hud::show_details(&harness.ctx, true);
+    harness.run_steps(3);
+    let table = harness
+        .query_by_label_contains("frame p50 ms")
+        .and_then(|node| node.accesskit_node().label().or_else(|| node.value()))
+        .expect("the comparison is listed");
+    let frame_line = table
+        .lines()
+        .find(|l| l.starts_with("frame p50 ms"))
+        .expect("the frame line");
+    assert!(frame_line.ends_with("slower"), "{table}");
+}

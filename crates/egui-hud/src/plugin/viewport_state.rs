@@ -6,7 +6,6 @@ use profiler_core::{
     Snapshot, SystemTime,
 };
 
-use profiler_core::BenchmarkSummary;
 use profiler_core::record::frame_assembly::PaintMarks;
 use profiler_core::record::frame_log::FrameLog;
 use profiler_core::record::frame_phases::{FramePhases, PhaseName, PhaseStart};
@@ -14,6 +13,7 @@ use profiler_core::record::frame_recorder::FrameRecorder;
 use profiler_core::record::frame_trace::{FrameCauses, FrameTrace};
 use profiler_core::record::retained_frames::TrackFrames;
 use profiler_core::record::spike_threshold::SpikeThreshold;
+use profiler_core::{BenchmarkComparison, BenchmarkSummary};
 
 use crate::frame::frame_facts::{FrameFacts, Pacing};
 use crate::frame::frame_in_progress::FrameInProgress;
@@ -106,6 +106,10 @@ pub(crate) struct ViewportState {
     /// The last finished benchmark's summary, and whether it is new (not yet handed out to be
     /// saved).
     benchmark_summary: Option<(Arc<BenchmarkSummary>, bool)>,
+    /// The last two finished benchmarks compared (the earlier as A), for the details window.
+    benchmark_comparison: Option<Arc<str>>,
+    /// The last finished benchmark, kept across resets to be compared with the next.
+    previous_benchmark: Option<Arc<BenchmarkSummary>>,
 }
 
 /// Warnings a viewport logs once, not every frame.
@@ -167,6 +171,8 @@ impl Default for ViewportState {
             chosen_rows: None,
             benchmark: None,
             benchmark_summary: None,
+            benchmark_comparison: None,
+            previous_benchmark: None,
         }
     }
 }
@@ -210,11 +216,14 @@ impl ViewportState {
     pub(crate) fn details(&self) -> Option<DetailsData> {
         let budget = self.sampler.as_ref()?.budget().duration();
         self.details_open.then(|| {
-            DetailsData::copy(
+            let mut data = DetailsData::copy(
                 self.recorder.log().retained().iter(),
                 self.recorder.log().spikes().iter(),
                 budget,
-            )
+            );
+            data.benchmark_comparison
+                .clone_from(&self.benchmark_comparison);
+            data
         })
     }
 
@@ -425,7 +434,13 @@ impl ViewportState {
                         &snapshot,
                         self.recorder.log(),
                     );
-                    self.benchmark_summary = Some((Arc::new(summary), true));
+                    if let Some(previous) = &self.previous_benchmark {
+                        let table = BenchmarkComparison::of(previous, &summary).table();
+                        self.benchmark_comparison = Some(Arc::from(table));
+                    }
+                    let summary = Arc::new(summary);
+                    self.previous_benchmark = Some(Arc::clone(&summary));
+                    self.benchmark_summary = Some((summary, true));
                 }
             }
         }

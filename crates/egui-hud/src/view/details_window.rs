@@ -11,6 +11,8 @@ pub(crate) struct DetailsData {
     frames: Vec<DetailsFrame>,
     spikes: Vec<Spike>,
     budget: Duration,
+    /// The last two benchmark runs compared (the earlier as A), as a table.
+    pub(crate) benchmark_comparison: Option<std::sync::Arc<str>>,
 }
 
 struct DetailsFrame {
@@ -40,6 +42,7 @@ impl DetailsData {
                 .collect(),
             spikes: spikes.cloned().collect(),
             budget,
+            benchmark_comparison: None,
         }
     }
 }
@@ -98,6 +101,14 @@ pub(crate) fn show(
                         ));
                     }
                 });
+            if let Some(table) = &data.benchmark_comparison {
+                egui::CollapsingHeader::new("The last two benchmarks (B against A)")
+                    .id_salt(("egui_hud_details_benchmarks", viewport))
+                    .default_open(true)
+                    .show(ui, |ui| {
+                        ui.label(egui::RichText::new(&**table).monospace());
+                    });
+            }
         });
 }
 
