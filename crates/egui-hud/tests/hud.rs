@@ -22,6 +22,9 @@ struct App {
     clock: Arc<ManualClock>,
     /// Busy-wait on the real clock instead of advancing the manual clock.
     real_time: bool,
+    /// With `real_time`: each frame's UI time, as the test measured it (the spin and the
+    /// HUD's call).
+    ui_times: Vec<Duration>,
     /// This frame (egui's frame number) draws for 200 ms instead of `draw`.
     slow_frame: Option<u64>,
     /// The preset shown; `None` shows the default (no `preset` call). The tests below read
@@ -38,12 +41,14 @@ impl App {
             calls_per_pass: 1,
             clock: Arc::new(ManualClock::new()),
             real_time: false,
+            ui_times: Vec::new(),
             slow_frame: None,
             preset: Some(HudPreset::Full),
         }
     }
 
     fn ui(ui: &mut egui::Ui, app: &mut Self) {
+        let started = Instant::now();
         ui.label("app content");
         // The app's own work, as a CPU phase (on the HUD's manual clock here).
         let _work = egui_hud::cpu_phase(ui.ctx(), "work");
@@ -77,6 +82,9 @@ impl App {
                 }
                 hud.show(ui.ctx());
             }
+        }
+        if app.real_time {
+            app.ui_times.push(started.elapsed());
         }
     }
 }
@@ -174,9 +182,13 @@ fn frame_reads_the_ui_time_and_drop_is_one_over_budget() {
     harness.run_steps(40);
     let frame = hud_snapshot(&harness).frame.expect("frames were sampled");
     let millis = frame.as_secs_f64() * 1e3;
+    // Judged against the UI time the test measured (a loaded machine stretches the spin):
+    // FRAME holds the 5 ms spin and egui's pass around the app, the HUD's own cost left out.
+    let times = &harness.state().ui_times;
+    let measured_ms = times.iter().sum::<Duration>().as_secs_f64() * 1e3 / times.len() as f64;
     assert!(
-        (4.5..=5.5).contains(&millis),
-        "FRAME {millis:.3} ms for a 5 ms UI"
+        millis >= 5.0 * 0.98 && millis <= measured_ms * 1.1 + 0.5,
+        "FRAME {millis:.3} ms for a 5 ms UI measured at {measured_ms:.3} ms"
     );
 
     harness.state_mut().draw = Duration::from_millis(25);

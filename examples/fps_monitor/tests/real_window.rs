@@ -33,6 +33,22 @@ fn xvfb_available() -> bool {
 /// One demo at a time: two software renderers on a 2-core runner starve each other.
 static ONE_DEMO_AT_A_TIME: Mutex<()> = Mutex::new(());
 
+/// The demo under a fresh Xvfb, its runtime directory `runtime_dir`; arguments to add.
+fn demo_under_xvfb(runtime_dir: &std::path::Path) -> Command {
+    let mut command = Command::new("xvfb-run");
+    command
+        .args(["-a", "-s", "-screen 0 1280x720x24"])
+        .arg(env!("CARGO_BIN_EXE_fps_monitor"))
+        .env("XDG_RUNTIME_DIR", runtime_dir)
+        // winit prefers Wayland when it can reach a compositor: this test is about Xvfb.
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("WAYLAND_SOCKET")
+        // winit derives the scale from the screen's reported size (up to 20×); the software
+        // rasterizer's cost grows with the pixels, so pin it.
+        .env("WINIT_X11_SCALE_FACTOR", "1");
+    command
+}
+
 /// Runs the demo for `seconds` under a fresh Xvfb with `--csv` and `--trace`, and parses its
 /// JSON line; returns it, the demo's stderr (for failure messages) and both files.
 fn run_demo_exporting(backend: &str, seconds: &str) -> (Value, String, String, Value) {
@@ -43,9 +59,7 @@ fn run_demo_exporting(backend: &str, seconds: &str) -> (Value, String, String, V
     std::fs::create_dir_all(&runtime_dir).expect("temp dir");
     let csv_path = runtime_dir.join("frames.csv");
     let trace_path = runtime_dir.join("frames.json");
-    let output = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1280x720x24"])
-        .arg(env!("CARGO_BIN_EXE_fps_monitor"))
+    let output = demo_under_xvfb(&runtime_dir)
         .args([
             "--seconds",
             seconds,
@@ -60,13 +74,6 @@ fn run_demo_exporting(backend: &str, seconds: &str) -> (Value, String, String, V
         .arg(&csv_path)
         .arg("--trace")
         .arg(&trace_path)
-        .env("XDG_RUNTIME_DIR", &runtime_dir)
-        // winit prefers Wayland when it can reach a compositor: this test is about Xvfb.
-        .env_remove("WAYLAND_DISPLAY")
-        .env_remove("WAYLAND_SOCKET")
-        // winit derives the scale from the screen's reported size (up to 20×); the software
-        // rasterizer's cost grows with the pixels, so pin it.
-        .env("WINIT_X11_SCALE_FACTOR", "1")
         .output()
         .expect("xvfb-run starts");
     let stdout = String::from_utf8_lossy(&output.stdout);
@@ -338,16 +345,10 @@ fn run_benchmark(load: &str, path: &std::path::Path) {
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     let runtime_dir = std::env::temp_dir().join("egui-hud-xdg-benchmark");
     std::fs::create_dir_all(&runtime_dir).expect("temp dir");
-    let output = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1280x720x24"])
-        .arg(env!("CARGO_BIN_EXE_fps_monitor"))
+    let output = demo_under_xvfb(&runtime_dir)
         .args(["--benchmark", "4", "--backend", "glow", "--load", load])
         .args(["--size", "640x400", "--json"])
         .arg(path)
-        .env("XDG_RUNTIME_DIR", &runtime_dir)
-        .env_remove("WAYLAND_DISPLAY")
-        .env_remove("WAYLAND_SOCKET")
-        .env("WINIT_X11_SCALE_FACTOR", "1")
         .output()
         .expect("xvfb-run starts");
     assert!(

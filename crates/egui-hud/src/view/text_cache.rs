@@ -13,7 +13,16 @@ use egui::{Color32, FontId, Galley};
 #[derive(Default)]
 pub(crate) struct TextCache {
     words: Vec<(String, FontId, Arc<Galley>)>,
-    chars: Vec<(char, FontId, Arc<Galley>)>,
+    /// One table per font (the HUD uses four): a refresh places a few hundred characters, so
+    /// each is found by index, not by a search through every kept character.
+    chars: Vec<FontChars>,
+}
+
+/// One font's kept characters: ASCII by code, the few others (µ, ·, —) in a list.
+struct FontChars {
+    font: FontId,
+    ascii: Box<[Option<Arc<Galley>>; 128]>,
+    other: Vec<(char, Arc<Galley>)>,
 }
 
 impl TextCache {
@@ -93,15 +102,30 @@ impl TextCache {
     }
 
     fn char(&mut self, painter: &egui::Painter, c: char, font: &FontId) -> Arc<Galley> {
-        if let Some((_, _, galley)) = self
-            .chars
-            .iter()
-            .find(|(known, known_font, _)| *known == c && known_font == font)
-        {
+        let index = match self.chars.iter().position(|table| &table.font == font) {
+            Some(index) => index,
+            None => {
+                self.chars.push(FontChars {
+                    font: font.clone(),
+                    ascii: Box::new(std::array::from_fn(|_| None)),
+                    other: Vec::new(),
+                });
+                self.chars.len() - 1
+            }
+        };
+        let layout = || painter.layout_no_wrap(c.to_string(), font.clone(), Color32::PLACEHOLDER);
+        let Some(table) = self.chars.get_mut(index) else {
+            debug_assert!(false, "the table was found or pushed");
+            return layout();
+        };
+        if let Some(slot) = table.ascii.get_mut(c as usize) {
+            return Arc::clone(slot.get_or_insert_with(layout));
+        }
+        if let Some((_, galley)) = table.other.iter().find(|(known, _)| *known == c) {
             return Arc::clone(galley);
         }
-        let galley = painter.layout_no_wrap(c.to_string(), font.clone(), Color32::PLACEHOLDER);
-        self.chars.push((c, font.clone(), Arc::clone(&galley)));
+        let galley = layout();
+        table.other.push((c, Arc::clone(&galley)));
         galley
     }
 }
