@@ -102,17 +102,15 @@ impl TextCache {
     }
 
     fn char(&mut self, painter: &egui::Painter, c: char, font: &FontId) -> Arc<Galley> {
-        let index = match self.chars.iter().position(|table| &table.font == font) {
-            Some(index) => index,
-            None => {
-                self.chars.push(FontChars {
-                    font: font.clone(),
-                    ascii: Box::new(std::array::from_fn(|_| None)),
-                    other: Vec::new(),
-                });
-                self.chars.len() - 1
-            }
-        };
+        let found = self.chars.iter().position(|table| &table.font == font);
+        let index = found.unwrap_or_else(|| {
+            self.chars.push(FontChars {
+                font: font.clone(),
+                ascii: Box::new(std::array::from_fn(|_| None)),
+                other: Vec::new(),
+            });
+            self.chars.len() - 1
+        });
         let layout = || painter.layout_no_wrap(c.to_string(), font.clone(), Color32::PLACEHOLDER);
         let Some(table) = self.chars.get_mut(index) else {
             debug_assert!(false, "the table was found or pushed");
