@@ -291,14 +291,20 @@ impl eframe::App for DemoApp {
             // beside the exports); F10 cycles the presets (number only, compact,
             // full); F11 saves the retained frames (CSV and Chrome trace) next to the
             // executable. The demo opens on the full HUD, to show everything it measures.
-            egui_hud::FpsMonitor::new()
+            let hud = egui_hud::FpsMonitor::new()
                 .eframe_frame(frame)
                 .preset(egui_hud::HudPreset::Full)
                 .cycle_preset_on_key(egui::Key::F10)
                 .reset_on_key(egui::Key::F8)
-                .benchmark_on_key(egui::Key::F9, Duration::from_secs(10))
-                .export_on_key(egui::Key::F11, None)
-                .show(&ctx);
+                .benchmark_on_key(egui::Key::F9, Duration::from_secs(10));
+            // `--benchmark` writes its summary where it was told: no second copy beside the
+            // executable, which the export key's directory would give (`args.benchmark` is
+            // taken once written; `benchmark_started` stays).
+            if self.args.benchmark.is_some() || self.benchmark_started.is_some() {
+                hud.show(&ctx);
+            } else {
+                hud.export_on_key(egui::Key::F11, None).show(&ctx);
+            }
         }
         if self.repaint == RepaintMode::Continuous {
             #[expect(
