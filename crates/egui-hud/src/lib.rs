@@ -46,7 +46,8 @@
 //!   the readouts over).
 //! - **Set it up:** [`install`] (eframe), [`native_options_with_gpu_timing`] /
 //!   [`request_gpu_timing_features`]; without eframe [`install_window`],
-//!   [`install_viewport_window`], [`install_refresh_query`], [`install_wgpu`], or
+//!   [`install_viewport_window`], [`install_refresh_query`], [`install_presentation_source`],
+//!   [`install_wgpu`], or
 //!   [`set_refresh_rate`] with your platform's answer.
 //! - **Read the numbers:** [`snapshot`], [`spikes`] ([`Spike`], [`SpikePart`],
 //!   [`SpikeThreshold`]), [`why`] ([`WhyReading`], [`RepaintSiteRate`]), [`activity`].
@@ -101,7 +102,9 @@ pub use crate::api::gpu::install_wgpu;
 pub use crate::api::gpu::{native_options_with_gpu_timing, request_gpu_timing_features};
 #[cfg(feature = "eframe")]
 pub use crate::api::install::install;
-pub use crate::api::install::{install_refresh_query, install_viewport_window, install_window};
+pub use crate::api::install::{
+    install_presentation_source, install_refresh_query, install_viewport_window, install_window,
+};
 pub use crate::api::readings::set_refresh_rate;
 
 // Read the numbers.

@@ -3,6 +3,8 @@ use std::time::Duration;
 
 use crate::label_table::LabelTable;
 use crate::latency_path::LatencyPath;
+use crate::presentation::{MatchedPresentation, PresentationOutcome};
+use crate::presentation_stats::PresentationStats;
 use crate::sample_ring::SampleRing;
 use crate::session_stats::SessionStats;
 use crate::{
@@ -66,6 +68,7 @@ pub struct FrameSampler {
     scratch_nanos: Vec<u64>,
     latency: LatencyPath,
     scratch_signed_nanos: Vec<i64>,
+    presentation: PresentationStats,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -126,6 +129,7 @@ impl FrameSampler {
             scratch_nanos: Vec::with_capacity(capacity),
             latency: LatencyPath::new(capacity),
             scratch_signed_nanos: Vec::with_capacity(capacity),
+            presentation: PresentationStats::new(capacity),
         })
     }
 
@@ -377,6 +381,24 @@ impl FrameSampler {
         self.gpu_passes.untracked()
     }
 
+    /// Names what reports the presentations ([`crate::presentation::PresentationSource::name`]),
+    /// for the reading. Cost: none.
+    pub fn set_presentation_source(&mut self, source: &'static str) {
+        self.presentation.set_source(source);
+    }
+
+    /// One committed frame matched to what the window system said of it: DISPLAYED, MISS from
+    /// the refresh counter, and the shown / discarded / skipped / unknown counts. Every committed
+    /// frame counts here, the HUD's own too (what is on screen is on screen). Cost: O(1), no
+    /// allocation.
+    pub fn record_presentation(&mut self, matched: &MatchedPresentation) {
+        let on_screen = match matched.outcome {
+            Some(PresentationOutcome::Shown(shown)) => self.clock.time_of(shown.on_screen),
+            _ => None,
+        };
+        self.presentation.record(matched, on_screen);
+    }
+
     /// Forgets everything and starts a new warm-up, as if just created.
     pub fn reset(&mut self) {
         self.draws.clear();
@@ -399,6 +421,7 @@ impl FrameSampler {
         self.session.clear();
         self.cpu_phases.clear();
         self.latency.clear();
+        self.presentation.clear();
         self.warmup_left = self.config.warmup_frames;
         self.self_induced = 0;
         self.rejected = RejectedEvents::default();
@@ -435,6 +458,15 @@ impl FrameSampler {
                 snapshot.missed_refreshes = Some(self.missed_refresh_sum);
                 snapshot.missed_frames = Some(self.missed_frame_count as f64 / count as f64);
             }
+        }
+
+        snapshot.presentation = self.presentation.reading(&mut self.scratch_nanos);
+        if let Some(presentation) = &snapshot.presentation
+            && self.presentation.counts_misses()
+        {
+            snapshot.missed_refreshes = Some(presentation.missed_refreshes);
+            snapshot.missed_frames = presentation.missed_frames;
+            snapshot.miss_from_refresh_counter = true;
         }
 
         snapshot.lows = self.session.lows();

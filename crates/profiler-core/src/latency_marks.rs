@@ -27,6 +27,10 @@ pub struct LatencyMarks {
     pub gpu_end: Option<Duration>,
     /// The next frame's first pass received its input.
     pub next_frame_start: Option<Duration>,
+    /// The frame was shown, as the window system reported it
+    /// ([`crate::presentation::PresentationSource`]); `None` without a source, or when the
+    /// frame was discarded, skipped or never reported.
+    pub on_screen: Option<Duration>,
 }
 
 impl LatencyMarks {
@@ -41,6 +45,8 @@ impl LatencyMarks {
             LatencyStage::Queue => (self.encode_end, self.gpu_begin),
             LatencyStage::Gpu => (self.gpu_begin, self.gpu_end),
             LatencyStage::AfterGpu => (self.gpu_end, self.next_frame_start),
+            LatencyStage::ToScreen => (self.gpu_end.or(self.ui_end), self.on_screen),
+            LatencyStage::RequestToScreen => (self.request, self.on_screen),
         }
     }
 
@@ -95,6 +101,7 @@ mod tests {
             gpu_begin: Some(Duration::from_micros(106_900)),
             gpu_end: ms(112),
             next_frame_start: ms(117),
+            on_screen: ms(125),
         };
         let sum: i64 = LatencyStage::FRAME_PATH
             .iter()
@@ -106,6 +113,11 @@ mod tests {
         assert_eq!(
             marks.stage_nanos(LatencyStage::TimerLateness),
             Some(2_000_000)
+        );
+        assert_eq!(marks.stage_nanos(LatencyStage::ToScreen), Some(13_000_000));
+        assert_eq!(
+            marks.stage_nanos(LatencyStage::RequestToScreen),
+            Some(30_000_000)
         );
     }
 
@@ -125,8 +137,18 @@ mod tests {
             LatencyStage::Queue,
             LatencyStage::Gpu,
             LatencyStage::AfterGpu,
+            LatencyStage::ToScreen,
         ] {
             assert_eq!(glow.stage_nanos(stage), None, "{stage:?}");
         }
+        let shown = LatencyMarks {
+            on_screen: ms(120),
+            ..glow
+        };
+        assert_eq!(
+            shown.stage_nanos(LatencyStage::ToScreen),
+            Some(16_000_000),
+            "from the UI's hand-off where no GPU end is known"
+        );
     }
 }

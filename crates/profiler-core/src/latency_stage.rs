@@ -22,11 +22,18 @@ pub enum LatencyStage {
     Gpu,
     /// GPU end → the next frame's start: present, vsync wait, idle.
     AfterGpu,
+    /// GPU end (the UI's hand-off where no GPU end is known) → on screen, as the window system
+    /// reports it: the present, the compositor and the wait for the refresh (seed 002's
+    /// "Present → ScreenTime"). Off the latency path.
+    ToScreen,
+    /// The request that woke the frame → on screen (seed 002's "signal → ScreenTime"). Off the
+    /// latency path: it adds the window system's part to LATENCY's.
+    RequestToScreen,
 }
 
 impl LatencyStage {
-    /// Every stage, path order, `TimerLateness` beside `Wake`.
-    pub const ALL: [Self; 8] = [
+    /// Every stage, path order, `TimerLateness` beside `Wake`, the presentation spans last.
+    pub const ALL: [Self; 10] = [
         Self::Wake,
         Self::TimerLateness,
         Self::Ui,
@@ -35,6 +42,8 @@ impl LatencyStage {
         Self::Queue,
         Self::Gpu,
         Self::AfterGpu,
+        Self::ToScreen,
+        Self::RequestToScreen,
     ];
 
     /// The stages that add up to the frame's start → next frame's start.
@@ -58,14 +67,19 @@ impl LatencyStage {
             Self::Queue => "queue",
             Self::Gpu => "gpu",
             Self::AfterGpu => "after",
+            Self::ToScreen => "screen",
+            Self::RequestToScreen => "req-screen",
         }
     }
 
     /// Whether the stage lies between a frame's request and its GPU end, the span LATENCY
-    /// covers: every stage but [`Self::TimerLateness`] (inside `Wake`) and [`Self::AfterGpu`]
-    /// (present, vsync wait and idle, after the end).
+    /// covers: every stage but [`Self::TimerLateness`] (inside `Wake`), [`Self::AfterGpu`]
+    /// (present, vsync wait and idle, after the end) and the presentation spans.
     pub fn is_on_latency_path(self) -> bool {
-        !matches!(self, Self::TimerLateness | Self::AfterGpu)
+        !matches!(
+            self,
+            Self::TimerLateness | Self::AfterGpu | Self::ToScreen | Self::RequestToScreen
+        )
     }
 
     pub(crate) fn index(self) -> usize {

@@ -51,6 +51,15 @@ pub struct Snapshot {
     /// Fraction (0..=1) of the retained frames that missed at least one refresh; `None` with
     /// [`Snapshot::missed_refreshes`].
     pub missed_frames: Option<f64>,
+    /// Whether MISS above comes from the window system's refresh counter (exact: see
+    /// [`crate::PresentationReading::missed_refreshes`]) rather than from present intervals.
+    pub miss_from_refresh_counter: bool,
+    /// DISPLAYED and the presentation counts, once a presentation source reported a frame
+    /// ([`crate::presentation::PresentationSource`]); `None` without one.
+    pub presentation: Option<crate::PresentationReading>,
+    /// Why there are no presentation times for this window, when a source was asked for and
+    /// could not be had or stopped (set by the HUD, not the sampler).
+    pub presentation_unavailable: Option<std::sync::Arc<str>>,
     /// The frame budget in effect (pinned, else one refresh period, else 1/60 s).
     pub budget: Duration,
     /// The display refresh rate, when the platform told us.
@@ -160,6 +169,9 @@ impl Snapshot {
             inv: None,
             missed_refreshes: None,
             missed_frames: None,
+            miss_from_refresh_counter: false,
+            presentation: None,
+            presentation_unavailable: None,
             budget: budget.duration(),
             refresh_hz: budget.refresh_hz(),
             budget_pinned: budget.is_pinned(),

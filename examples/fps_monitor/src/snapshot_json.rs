@@ -39,7 +39,7 @@ pub(crate) fn to_json(snapshot: Option<&Snapshot>, run: &RunFacts<'_>) -> Value 
         });
     };
     let ms = |d: Option<std::time::Duration>| d.map(|d| d.as_secs_f64() * 1e3);
-    json!({
+    let mut snapshot = json!({
         "backend": backend,
         "adapter": adapter,
         "frames": frames,
@@ -97,6 +97,34 @@ pub(crate) fn to_json(snapshot: Option<&Snapshot>, run: &RunFacts<'_>) -> Value 
         "hud_cost_p50_us": s.overlay_cost_p50.map(|d| d.as_secs_f64() * 1e6),
         "hud_gpu_us": s.gpu_overlay_cost.map(|d| d.as_secs_f64() * 1e6),
         "self_induced_frames": s.self_induced_frames,
+    });
+    // Added apart: one `json!` this long reaches the macro's recursion limit.
+    snapshot["miss_from_refresh_counter"] = json!(s.miss_from_refresh_counter);
+    snapshot["presentation"] = presentation_json(s);
+    snapshot["presentation_unavailable"] = json!(s.presentation_unavailable.as_deref());
+    snapshot
+}
+
+/// DISPLAYED and the presentation counts; `null` without presentation times.
+fn presentation_json(s: &Snapshot) -> Value {
+    let ms = |d: Option<std::time::Duration>| d.map(|d| d.as_secs_f64() * 1e3);
+    let Some(p) = &s.presentation else {
+        return Value::Null;
+    };
+    json!({
+        "source": p.source,
+        "frames_shown": p.frames_shown,
+        "frames_discarded": p.frames_discarded,
+        "frames_skipped": p.frames_skipped,
+        "frames_unknown": p.frames_unknown,
+        "displayed_p50_ms": ms(p.displayed_p50),
+        "displayed_p95_ms": ms(p.displayed_p95),
+        "displayed_fps": p.displayed_fps,
+        "displayed_frames": p.displayed_frames,
+        "missed_refreshes": p.missed_refreshes,
+        "missed_frames": p.missed_frames,
+        "refresh_period_ms": ms(p.refresh_period),
+        "flags": p.flags.names().collect::<Vec<_>>(),
     })
 }
 

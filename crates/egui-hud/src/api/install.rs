@@ -79,6 +79,30 @@ pub fn install_viewport_window(
             log::info!("egui-hud: no display refresh rate ({error}); {WITHOUT_REFRESH_RATE}");
         }
     }
+    install_presentation_source(
+        ctx,
+        viewport,
+        profiler_core::presentation::PresentationSource::from_window(window),
+    );
+}
+
+/// The presentation part of [`install_viewport_window`]: `viewport`'s HUD reads when each frame
+/// reached the screen from `source` (`DISPLAYED`, MISS from the refresh counter, the `screen`
+/// and `req-screen` spans), or, given an error, hides those rows and its hover says why.
+///
+/// Cost while the HUD is shown, per frame: on Wayland one feedback request (a small
+/// allocation for its proxy) and a non-blocking dispatch, on X11 one non-blocking read; no
+/// thread. Hidden: nothing (X11's events are deselected). Call it on the thread that owns the
+/// window: the Wayland source wraps the window's own connection.
+pub fn install_presentation_source(
+    ctx: &egui::Context,
+    viewport: egui::ViewportId,
+    source: Result<
+        profiler_core::presentation::PresentationSource,
+        profiler_core::presentation::PresentationError,
+    >,
+) {
+    FramePlugin::with(ctx, |plugin| plugin.set_presentation_of(viewport, source));
 }
 
 /// [`install_viewport_window`] with a query built by the caller, for example one that names

@@ -150,6 +150,7 @@ impl FramePlugin {
             let has_gpu_timer = self.has_gpu_timer();
             let state = self.state_mut(viewport);
             state.report_cpu_time(settings.eframe_cpu_usage);
+            state.poll_presentations();
             if !has_gpu_timer {
                 // No paint or GPU marks will come: the last frame is complete now.
                 state.record_paint(None);
@@ -298,6 +299,18 @@ impl FramePlugin {
         Self::with(ctx, |plugin| {
             plugin.state_mut(viewport).set_refresh_hz(refresh_hz);
         });
+    }
+
+    /// `viewport`'s presentation source, or why it has none.
+    pub(crate) fn set_presentation_of(
+        &mut self,
+        viewport: egui::ViewportId,
+        source: Result<
+            profiler_core::presentation::PresentationSource,
+            profiler_core::presentation::PresentationError,
+        >,
+    ) {
+        self.state_mut(viewport).set_presentation(source);
     }
 
     /// The readouts `viewport` shows, if any.

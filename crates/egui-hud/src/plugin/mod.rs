@@ -8,4 +8,5 @@ pub(crate) mod export_outcome;
 pub(crate) mod frame_plugin;
 pub(crate) mod hud_config;
 pub(crate) mod hud_draw;
+pub(crate) mod presentation_feed;
 pub(crate) mod viewport_state;

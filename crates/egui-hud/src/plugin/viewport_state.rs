@@ -6,6 +6,8 @@ use profiler_core::{
     Snapshot, SystemTime,
 };
 
+use profiler_core::Instant;
+use profiler_core::presentation::{CommittedFrame, PresentationError, PresentationSource};
 use profiler_core::record::frame_assembly::PaintMarks;
 use profiler_core::record::frame_log::FrameLog;
 use profiler_core::record::frame_phases::{FramePhases, PhaseName, PhaseStart};
@@ -22,6 +24,7 @@ use crate::phases::cpu_phases::CpuPhases;
 use crate::plugin::benchmark_run::{BenchmarkRun, BenchmarkStep, summarize};
 use crate::plugin::hud_config::{HudConfig, ShowSettings};
 use crate::plugin::hud_draw::DrawOutcome;
+use crate::plugin::presentation_feed::PresentationFeed;
 use crate::repaint::own_discard::OWN_DISCARD_FILE;
 use crate::repaint::repaint_ledger::RepaintLedger;
 use crate::repaint::repaint_sites::RepaintSites;
@@ -110,6 +113,8 @@ pub(crate) struct ViewportState {
     benchmark_comparison: Option<Arc<str>>,
     /// The last finished benchmark, kept across resets to be compared with the next.
     previous_benchmark: Option<Arc<BenchmarkSummary>>,
+    /// The window's presentation source, or why there is none.
+    presentation: PresentationFeed,
 }
 
 /// Warnings a viewport logs once, not every frame.
@@ -173,6 +178,7 @@ impl Default for ViewportState {
             benchmark_summary: None,
             benchmark_comparison: None,
             previous_benchmark: None,
+            presentation: PresentationFeed::default(),
         }
     }
 }
@@ -472,6 +478,9 @@ impl ViewportState {
     /// The display refresh rate from the platform; `None` = unknown (no clamp, 60 Hz budget).
     /// A rate outside [`REFRESH_HZ_RANGE`] (or not a number) is taken as unknown, logged once.
     pub(crate) fn set_refresh_hz(&mut self, refresh_hz: Option<f64>) {
+        // The rate of the output that showed the window (Wayland's presentations) wins over
+        // the display watch's, which cannot tell outputs apart there.
+        let refresh_hz = self.presentation.refresh_hz().or(refresh_hz);
         let refresh_hz = refresh_hz.filter(|hz| {
             let plausible = REFRESH_HZ_RANGE.contains(hz);
             if !plausible && !std::mem::replace(&mut self.logged.refresh_rate, true) {
@@ -485,6 +494,35 @@ impl ViewportState {
         self.refresh_hz = refresh_hz;
         if let Some(sampler) = &mut self.sampler {
             sampler.set_refresh_hz(refresh_hz);
+        }
+    }
+
+    /// The window's presentation source (built by `install_window`), or why there is none.
+    pub(crate) fn set_presentation(
+        &mut self,
+        source: Result<PresentationSource, PresentationError>,
+    ) {
+        self.presentation.set_source(source);
+        self.presentation.set_sampling(
+            self.sampler
+                .as_mut()
+                .map(|sampler| (sampler, &mut self.recorder)),
+        );
+    }
+
+    /// Reads what the window system reported of the frames since the last call: DISPLAYED,
+    /// MISS and each counted frame's `on screen` mark; a refresh rate it names becomes the
+    /// viewport's. Called once a frame, from the HUD's draw.
+    pub(crate) fn poll_presentations(&mut self) {
+        let Some(sampler) = &mut self.sampler else {
+            return;
+        };
+        self.presentation
+            .poll(sampler, &mut self.recorder, &self.clock);
+        let presented_hz = self.presentation.refresh_hz();
+        if presented_hz.is_some_and(|hz| self.refresh_hz.is_none_or(|old| (old - hz).abs() > 0.01))
+        {
+            self.set_refresh_hz(presented_hz);
         }
     }
 
@@ -575,6 +613,11 @@ impl ViewportState {
             self.counted = None;
             self.recorder
                 .restart(config.capacity, config.spike_threshold);
+            self.presentation.set_sampling(
+                self.sampler
+                    .as_mut()
+                    .map(|sampler| (sampler, &mut self.recorder)),
+            );
             self.last_handoff = None;
             self.displayed = None;
             self.tick = Tick::default();
@@ -627,6 +670,7 @@ impl ViewportState {
         snapshot.gpu_dropped_frames = self.gpu_dropped_frames;
         snapshot.gpu_clock_uncertainty = self.gpu_clock_uncertainty;
         snapshot.gpu_overlay_cost = self.gpu_overlay_cost;
+        snapshot.presentation_unavailable = self.presentation.note().cloned();
         if let Some(view) = &mut self.view {
             // The frames the log completed (a few behind the sampler's), so that spike markers
             // sit on their frames.
@@ -636,7 +680,11 @@ impl ViewportState {
             } else {
                 view.set_plot(log.retained().iter().map(|t| t.draw), snapshot.budget);
             }
-            view.set_readouts(&snapshot, self.why.as_ref(), self.unavailable_passes);
+            view.set_readouts(
+                &snapshot,
+                self.why.as_ref(),
+                self.unavailable_passes,
+            );
             view.set_notes(log, snapshot.budget, export_note, benchmark.as_ref());
         }
         self.displayed = Some(snapshot);
@@ -676,6 +724,14 @@ impl ViewportState {
         };
         let inside = self.phases.end_frame();
         let counted = sampler.record_frame(record) == FrameVerdict::Counted;
+        let committed = CommittedFrame {
+            sequence: self.frame_sequence,
+            committed_at: Instant::now(),
+            counted,
+            back_to_back: record.back_to_back,
+        };
+        self.presentation
+            .frame_committing(committed, sampler, &mut self.recorder, &self.clock);
         let previous_handoff = self.last_handoff.replace(ended_at);
         self.counted = counted.then(|| CountedFrame::of(self.frame_sequence, &record, inside));
         if counted {
@@ -755,6 +811,7 @@ impl ViewportState {
     fn detach(&mut self) {
         self.visibility.hidden_since_secs = None;
         self.sampler = None;
+        self.presentation.set_sampling(None);
         self.forget_repaint_sites();
         self.phases.set_shown(false, None);
         self.counted = None;

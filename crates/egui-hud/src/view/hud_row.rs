@@ -22,6 +22,9 @@ pub enum HudRow {
     Miss,
     /// `HITCH`: milliseconds shown late per second of animation (Apple's hitch time ratio).
     Hitch,
+    /// `DISPLAYED`: how long each shown frame stayed on screen, and shown frames per second,
+    /// from the window system's presentation times (Wayland presentation-time, X11 Present).
+    Displayed,
     /// `PHASES` and a line per CPU phase.
     Phases,
     /// `GPU` (time per frame and busy share), a line per GPU pass, and `BOUND`.
@@ -40,7 +43,7 @@ pub enum HudRow {
 
 impl HudRow {
     /// Every row, in the order the full HUD shows them.
-    pub const ALL: [Self; 16] = [
+    pub const ALL: [Self; 17] = [
         Self::Interval,
         Self::Frame,
         Self::P95,
@@ -50,6 +53,7 @@ impl HudRow {
         Self::Why,
         Self::Miss,
         Self::Hitch,
+        Self::Displayed,
         Self::Phases,
         Self::Gpu,
         Self::Cpu,

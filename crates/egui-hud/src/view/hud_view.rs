@@ -160,6 +160,7 @@ impl HudView {
                 "\nGPU: {first}'s pass cannot be timed here (glow, WebGL, or wgpu without TIMESTAMP_QUERY_INSIDE_PASSES)"
             );
         }
+        push_presentation_hover(&mut self.hover, snapshot);
         if let Some(uncertainty) = snapshot.gpu_clock_uncertainty {
             let _ = write!(
                 self.hover,
@@ -784,12 +785,62 @@ fn push_latency_hover(hover: &mut String, snapshot: &Snapshot) {
                 line.push_str(" GPU end to next frame: present, vsync wait, idle");
             }
             LatencyStage::TimerLateness => line.push_str(" how late a timed request ran"),
+            LatencyStage::ToScreen => {
+                line.push_str(" end to on screen: present, compositor, refresh wait");
+            }
+            LatencyStage::RequestToScreen => line.push_str(" request to on screen"),
             _ => {}
         }
     }
     if !apart.is_empty() {
         hover.push_str("\nnot latency:");
         hover.push_str(&apart);
+    }
+}
+
+/// The hover lines of DISPLAYED: its definition and counts, the source and its flags; or why
+/// there are no presentation times.
+fn push_presentation_hover(hover: &mut String, snapshot: &Snapshot) {
+    let Some(presentation) = &snapshot.presentation else {
+        if let Some(note) = &snapshot.presentation_unavailable {
+            let _ = write!(hover, "\nDISPLAYED: no presentation times: {note}");
+        }
+        return;
+    };
+    if let (Some(p50), Some(p95)) = (presentation.displayed_p50, presentation.displayed_p95) {
+        let _ = write!(
+            hover,
+            "\nDISPLAYED: how long each shown frame stayed on screen (PresentMon's \
+             MsBetweenDisplayChange), p50 / p95 {} / {} over {} frames wanted back to back",
+            format_duration(p50),
+            format_duration(p95),
+            presentation.displayed_frames,
+        );
+    }
+    let _ = write!(
+        hover,
+        "\n  from {}: {} shown, {} discarded, {} skipped, {} not reported",
+        presentation.source,
+        presentation.frames_shown,
+        presentation.frames_discarded,
+        presentation.frames_skipped,
+        presentation.frames_unknown,
+    );
+    if let Some(period) = presentation.refresh_period {
+        let _ = write!(hover, "; output refresh {}", format_duration(period));
+    }
+    let mut flags = presentation.flags.names().peekable();
+    if flags.peek().is_some() {
+        hover.push_str("; ");
+        for (index, flag) in flags.enumerate() {
+            if index > 0 {
+                hover.push(' ');
+            }
+            hover.push_str(flag);
+        }
+    }
+    if snapshot.miss_from_refresh_counter {
+        hover.push_str("\n  MISS counts refreshes from the output's refresh counter (exact)");
     }
 }
 

@@ -98,6 +98,16 @@ impl ReadoutRow {
             ));
         }
         push_hitch_row(&mut rows, snapshot);
+        if let Some(presentation) = &snapshot.presentation
+            && let (Some(p50), Some(fps)) = (presentation.displayed_p50, presentation.displayed_fps)
+        {
+            rows.push(Self::new(
+                HudRow::Displayed,
+                "DISPLAYED",
+                format!("{} · {fps:.1}", format_duration(p50)),
+                None,
+            ));
+        }
         push_phase_rows(&mut rows, snapshot);
         push_gpu_rows(&mut rows, snapshot);
         if let Some(cpu) = snapshot.cpu_percent {

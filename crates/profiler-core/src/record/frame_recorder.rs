@@ -77,6 +77,25 @@ impl FrameRecorder {
         });
     }
 
+    /// Whether a presentation source reports the frames (see
+    /// [`FrameAssembly::set_expects_presentations`]).
+    pub fn set_expects_presentations(&mut self, expects: bool) {
+        self.assembly.set_expects_presentations(expects);
+    }
+
+    /// The window system reported frame `sequence` (see [`FrameAssembly::presented`]).
+    pub fn presented(
+        &mut self,
+        sequence: u64,
+        on_screen: Option<Duration>,
+        sampler: &mut FrameSampler,
+    ) {
+        let log = &mut self.log;
+        self.assembly.presented(sequence, on_screen, |trace| {
+            Self::complete(log, sampler, trace);
+        });
+    }
+
     /// The HUD stopped or restarted: nothing waits, and the log starts over with `capacity`
     /// and `threshold`.
     pub fn restart(&mut self, capacity: usize, threshold: SpikeThreshold) {

@@ -1,0 +1,136 @@
+//! A viewport's presentation source, fed with its frames and read once a frame.
+
+use std::sync::Arc;
+
+use profiler_core::presentation::{
+    CommittedFrame, MatchedPresentation, PresentationError, PresentationOutcome,
+    PresentationSource,
+};
+use profiler_core::record::frame_recorder::FrameRecorder;
+use profiler_core::{Clock, FrameSampler};
+
+/// What a viewport knows of its window's presentations: the source (`install_window` builds
+/// it), or why there is none. While the HUD samples, each frame's commit goes to the source
+/// and, once a frame, what the window system reported goes to the sampler (DISPLAYED, MISS)
+/// and to the frame recorder (each counted frame's `on screen` mark). While hidden it does
+/// nothing (on X11 the events are deselected).
+#[derive(Debug, Default)]
+pub(crate) struct PresentationFeed {
+    source: Option<PresentationSource>,
+    /// Why there are no presentation times, for the hover; logged once when set.
+    note: Option<Arc<str>>,
+    /// The refresh rate the latest presentation reported (Wayland), in Hz.
+    refresh_hz: Option<f64>,
+}
+
+impl PresentationFeed {
+    /// The source `install_window` built for the window, or why it could not.
+    pub(crate) fn set_source(&mut self, source: Result<PresentationSource, PresentationError>) {
+        match source {
+            Ok(source) => {
+                self.source = Some(source);
+                self.note = None;
+            }
+            Err(error) => self.stop(&error.to_string()),
+        }
+    }
+
+    /// Why there are no presentation times, once known.
+    pub(crate) fn note(&self) -> Option<&Arc<str>> {
+        self.note.as_ref()
+    }
+
+    /// The output's refresh rate as the latest presentation reported it.
+    pub(crate) fn refresh_hz(&self) -> Option<f64> {
+        self.refresh_hz
+    }
+
+    /// The HUD started sampling (its sampler and recorder given) or stopped (`None`).
+    pub(crate) fn set_sampling(
+        &mut self,
+        sampling: Option<(&mut FrameSampler, &mut FrameRecorder)>,
+    ) {
+        let Some(source) = &mut self.source else {
+            return;
+        };
+        if let Err(error) = source.set_watching(sampling.is_some()) {
+            self.stop(&error.to_string());
+            return;
+        }
+        if let Some((sampler, recorder)) = sampling {
+            sampler.set_presentation_source(source.name());
+            recorder.set_expects_presentations(true);
+        }
+    }
+
+    /// `frame` is about to be committed.
+    pub(crate) fn frame_committing(
+        &mut self,
+        frame: CommittedFrame,
+        sampler: &mut FrameSampler,
+        recorder: &mut FrameRecorder,
+        clock: &Arc<dyn Clock>,
+    ) {
+        let Some(source) = &mut self.source else {
+            return;
+        };
+        let refresh_hz = &mut self.refresh_hz;
+        source.frame_committing(frame, |matched| {
+            hand_on(matched, sampler, recorder, clock, refresh_hz);
+        });
+    }
+
+    /// Reads what the window system reported since the last call (never blocks); a source
+    /// that failed, or stayed silent for many frames, stops, and the hover says why.
+    pub(crate) fn poll(
+        &mut self,
+        sampler: &mut FrameSampler,
+        recorder: &mut FrameRecorder,
+        clock: &Arc<dyn Clock>,
+    ) {
+        let Some(source) = &mut self.source else {
+            return;
+        };
+        let refresh_hz = &mut self.refresh_hz;
+        let polled = source.poll(|matched| {
+            hand_on(matched, sampler, recorder, clock, refresh_hz);
+        });
+        let silence = source.silence_reason();
+        if let Err(error) = polled {
+            recorder.set_expects_presentations(false);
+            self.stop(&error.to_string());
+        } else if let Some(silence) = silence {
+            recorder.set_expects_presentations(false);
+            self.stop(silence);
+        }
+    }
+
+    /// No presentation times from now on, because of `why` (logged once).
+    fn stop(&mut self, why: &str) {
+        log::info!("egui-hud: no presentation times ({why}); DISPLAYED is absent");
+        self.source = None;
+        self.note = Some(Arc::from(why));
+    }
+}
+
+/// One matched frame into the sampler and, if the HUD counted it, into its record.
+fn hand_on(
+    matched: MatchedPresentation,
+    sampler: &mut FrameSampler,
+    recorder: &mut FrameRecorder,
+    clock: &Arc<dyn Clock>,
+    refresh_hz: &mut Option<f64>,
+) {
+    sampler.record_presentation(&matched);
+    let shown = match matched.outcome {
+        Some(PresentationOutcome::Shown(shown)) => Some(shown),
+        _ => None,
+    };
+    if let Some(period) = shown.and_then(|shown| shown.refresh_period) {
+        *refresh_hz = Some(1.0 / period.as_secs_f64());
+    }
+    if matched.frame.counted {
+        let on_screen = shown.and_then(|shown| clock.time_of(shown.on_screen));
+        recorder.presented(matched.frame.sequence, on_screen, sampler);
+    }
+}

@@ -1,0 +1,119 @@
+//! The platform-independent face of the presentation source.
+
+use raw_window_handle::{HasDisplayHandle, HasWindowHandle, RawDisplayHandle, RawWindowHandle};
+
+use crate::presentation::platform::PlatformSource;
+use crate::presentation::presentation_error::PresentationError;
+use crate::presentation::presentation_matcher::{
+    CommittedFrame, MatchedPresentation, PresentationMatcher,
+};
+
+/// Committed frames without a single report after which the source is taken as silent (about
+/// two seconds at 60 FPS).
+const SILENT_AFTER_FRAMES: u64 = 120;
+
+/// When each frame of one window reached the screen, as its window system reports it: Wayland's
+/// `wp_presentation` feedback (on the app's own connection) or X11's Present `CompleteNotify`
+/// (over a connection of its own), matched to the frames by order of commit
+/// ([`PresentationMatcher`]).
+///
+/// Build it once per window on the UI thread with [`Self::from_window`]; then call
+/// [`Self::frame_committing`] at the end of each frame's final pass, before the renderer
+/// presents, and [`Self::poll`] once a frame. Nothing blocks after the build, and no thread is
+/// started. Cost per frame: on Wayland one request (a small allocation for its proxy) and a
+/// non-blocking dispatch; on X11 one non-blocking read. Not built: nothing.
+#[derive(Debug)]
+pub struct PresentationSource {
+    platform: PlatformSource,
+    matcher: PresentationMatcher,
+    committed: u64,
+    reports: u64,
+}
+
+impl PresentationSource {
+    /// The source for `window`.
+    ///
+    /// # Errors
+    /// [`PresentationError::Unsupported`] off Wayland and X11 (Windows, macOS, the web); on
+    /// Wayland when the compositor lacks `wp_presentation` or its clock is not
+    /// `CLOCK_MONOTONIC`; on X11 when the server cannot be reached or lacks Present.
+    pub fn from_window(
+        window: &(impl HasWindowHandle + HasDisplayHandle + ?Sized),
+    ) -> Result<Self, PresentationError> {
+        let window_handle = window.window_handle()?.as_raw();
+        let display_handle = window.display_handle()?.as_raw();
+        Self::from_raw_handles(window_handle, display_handle)
+    }
+
+    /// Same as [`Self::from_window`], from raw handles the caller has taken out. The handles
+    /// must name a live window (the Wayland source wraps its `wl_display` and `wl_surface`).
+    ///
+    /// # Errors
+    /// As [`Self::from_window`].
+    pub fn from_raw_handles(
+        window_handle: RawWindowHandle,
+        display_handle: RawDisplayHandle,
+    ) -> Result<Self, PresentationError> {
+        Ok(Self {
+            platform: PlatformSource::from_raw(window_handle, display_handle)?,
+            matcher: PresentationMatcher::default(),
+            committed: 0,
+            reports: 0,
+        })
+    }
+
+    /// What reports the times: `"Wayland presentation-time"` or `"X11 Present"`.
+    pub fn name(&self) -> &'static str {
+        self.platform.name()
+    }
+
+    /// `frame` ended its final pass and the renderer commits it next: on Wayland its feedback is
+    /// asked for now. A frame pushed out of the matcher's queue goes to `out` as unknown.
+    pub fn frame_committing(
+        &mut self,
+        frame: CommittedFrame,
+        out: impl FnMut(MatchedPresentation),
+    ) {
+        self.committed += 1;
+        self.platform.frame_committing(frame.sequence);
+        self.matcher.committed(frame, out);
+    }
+
+    /// Reads the reports that arrived (never blocks) and hands each matched frame to `out`.
+    ///
+    /// # Errors
+    /// The connection failed (the compositor or X server went away): stop polling.
+    pub fn poll(&mut self, mut out: impl FnMut(MatchedPresentation)) -> Result<(), PresentationError> {
+        let (platform, matcher, reports) = (&mut self.platform, &mut self.matcher, &mut self.reports);
+        platform.poll(|feedback| {
+            *reports += 1;
+            matcher.feedback(feedback, &mut out);
+        })
+    }
+
+    /// Why no report came, once [`SILENT_AFTER_FRAMES`] frames were committed without one;
+    /// `None` while reports come (or it is too early to tell).
+    pub fn silence_reason(&self) -> Option<&'static str> {
+        (self.reports == 0 && self.committed >= SILENT_AFTER_FRAMES)
+            .then(|| self.platform.silence_reason())
+    }
+
+    /// Reports that named no waiting frame (from before the HUD watched), since the start.
+    pub fn unmatched(&self) -> u64 {
+        self.matcher.unmatched()
+    }
+
+    /// Stops (`false`) or restarts (`true`) the window system's reports, as the HUD is hidden
+    /// and shown: on X11 the completion events are deselected, so a hidden HUD is sent
+    /// nothing; on Wayland nothing is asked for while no frame is committed here. Frames
+    /// waiting for a report are forgotten either way. Cost: one request on X11.
+    ///
+    /// # Errors
+    /// The X server refused the request (the window is gone).
+    pub fn set_watching(&mut self, watching: bool) -> Result<(), PresentationError> {
+        self.matcher.clear();
+        self.committed = 0;
+        self.reports = 0;
+        self.platform.set_watching(watching)
+    }
+}
