@@ -24,9 +24,9 @@ pub enum LatencyStage {
     AfterGpu,
     /// GPU end (the UI's hand-off where no GPU end is known) → on screen, as the window system
     /// reports it: the present, the compositor and the wait for the refresh (seed 002's
-    /// "Present → ScreenTime"). Off the latency path.
+    /// "Present → `ScreenTime`"). Off the latency path.
     ToScreen,
-    /// The request that woke the frame → on screen (seed 002's "signal → ScreenTime"). Off the
+    /// The request that woke the frame → on screen (seed 002's "signal → `ScreenTime`"). Off the
     /// latency path: it adds the window system's part to LATENCY's.
     RequestToScreen,
 }

@@ -83,7 +83,9 @@ impl PresentationStats {
     /// The reading, once a frame was reported; `scratch` is reused for sorting.
     pub(crate) fn reading(&self, scratch: &mut Vec<u64>) -> Option<PresentationReading> {
         let source = self.source?;
-        if self.shown + self.discarded + self.skipped + self.unknown == 0 {
+        // Frames are unknown only beside frames the window system did report: a source that
+        // never reported has no reading (the HUD says why it stopped).
+        if self.shown + self.discarded + self.skipped == 0 {
             return None;
         }
         scratch.clear();

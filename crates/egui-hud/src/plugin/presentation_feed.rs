@@ -3,8 +3,7 @@
 use std::sync::Arc;
 
 use profiler_core::presentation::{
-    CommittedFrame, MatchedPresentation, PresentationError, PresentationOutcome,
-    PresentationSource,
+    CommittedFrame, MatchedPresentation, PresentationError, PresentationOutcome, PresentationSource,
 };
 use profiler_core::record::frame_recorder::FrameRecorder;
 use profiler_core::{Clock, FrameSampler};

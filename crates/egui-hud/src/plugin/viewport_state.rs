@@ -680,11 +680,7 @@ impl ViewportState {
             } else {
                 view.set_plot(log.retained().iter().map(|t| t.draw), snapshot.budget);
             }
-            view.set_readouts(
-                &snapshot,
-                self.why.as_ref(),
-                self.unavailable_passes,
-            );
+            view.set_readouts(&snapshot, self.why.as_ref(), self.unavailable_passes);
             view.set_notes(log, snapshot.budget, export_note, benchmark.as_ref());
         }
         self.displayed = Some(snapshot);

@@ -11,8 +11,10 @@ use crate::presentation::x11::X11Source;
 /// The window system's source.
 #[derive(Debug)]
 pub(super) enum PlatformSource {
-    Wayland(WaylandSource),
-    X11(X11Source),
+    // Boxed, both: one source per window, built once, and the two differ in size by hundreds of
+    // bytes (the X11 connection's buffers, the Wayland queue).
+    Wayland(Box<WaylandSource>),
+    X11(Box<X11Source>),
 }
 
 impl PlatformSource {
@@ -22,18 +24,25 @@ impl PlatformSource {
     ) -> Result<Self, PresentationError> {
         match (window, display) {
             (RawWindowHandle::Wayland(window), RawDisplayHandle::Wayland(display)) => {
-                WaylandSource::new(display.display, window.surface).map(Self::Wayland)
+                WaylandSource::new(display.display, window.surface)
+                    .map(|source| Self::Wayland(Box::new(source)))
             }
             (RawWindowHandle::Xlib(handle), _) => {
-                let window = u32::try_from(handle.window)
-                    .map_err(|_| PresentationError::Unsupported { window_system: "an Xlib window id over 32 bits" })?;
-                X11Source::new(None, window).map(Self::X11)
+                let window =
+                    u32::try_from(handle.window).map_err(|_| PresentationError::Unsupported {
+                        window_system: "an Xlib window id over 32 bits",
+                    })?;
+                Self::x11(None, window)
             }
-            (RawWindowHandle::Xcb(handle), _) => X11Source::new(None, handle.window.get()).map(Self::X11),
+            (RawWindowHandle::Xcb(handle), _) => Self::x11(None, handle.window.get()),
             _ => Err(PresentationError::Unsupported {
                 window_system: "this window system",
             }),
         }
+    }
+
+    pub(super) fn x11(display_name: Option<&str>, window: u32) -> Result<Self, PresentationError> {
+        X11Source::new(display_name, window).map(|source| Self::X11(Box::new(source)))
     }
 
     pub(super) fn name(&self) -> &'static str {

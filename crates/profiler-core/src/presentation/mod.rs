@@ -12,7 +12,6 @@
 //! [`PresentationSource`] is the one face; the platform code behind it is picked here with
 //! `cfg`.
 
-mod monotonic_anchor;
 mod presentation_error;
 mod presentation_matcher;
 mod presentation_source;
@@ -20,6 +19,8 @@ mod presented_frame;
 
 #[cfg(all(unix, not(target_vendor = "apple"), not(target_os = "android")))]
 mod linux;
+#[cfg(all(unix, not(target_vendor = "apple"), not(target_os = "android")))]
+mod monotonic_anchor;
 #[cfg(all(unix, not(target_vendor = "apple"), not(target_os = "android")))]
 mod wayland;
 #[cfg(all(unix, not(target_vendor = "apple"), not(target_os = "android")))]

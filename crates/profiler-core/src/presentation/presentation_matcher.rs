@@ -174,8 +174,7 @@ mod tests {
     use std::time::Duration;
 
     use super::{
-        CommittedFrame, FeedbackFor, MatchedPresentation, PresentationFeedback,
-        PresentationMatcher,
+        CommittedFrame, FeedbackFor, MatchedPresentation, PresentationFeedback, PresentationMatcher,
     };
     use crate::Instant;
     use crate::presentation::presented_frame::{
@@ -219,10 +218,10 @@ mod tests {
         }
         let sequences: Vec<u64> = out.iter().map(|m| m.frame.sequence).collect();
         assert_eq!(sequences, [1, 2, 3]);
-        assert!(out.iter().all(|m| matches!(
-            m.outcome,
-            Some(PresentationOutcome::Shown(_))
-        )));
+        assert!(
+            out.iter()
+                .all(|m| matches!(m.outcome, Some(PresentationOutcome::Shown(_))))
+        );
     }
 
     #[test]
@@ -295,7 +294,10 @@ mod tests {
         assert_eq!(out[0].frame.sequence, 1);
         assert_eq!(out[0].outcome, Some(PresentationOutcome::Skipped));
         assert_eq!(out[1].frame.sequence, 2);
-        assert!(matches!(out[1].outcome, Some(PresentationOutcome::Shown(_))));
+        assert!(matches!(
+            out[1].outcome,
+            Some(PresentationOutcome::Shown(_))
+        ));
     }
 
     #[test]

@@ -2,15 +2,20 @@
 
 use raw_window_handle::{HasDisplayHandle, HasWindowHandle, RawDisplayHandle, RawWindowHandle};
 
+use crate::Instant;
 use crate::presentation::platform::PlatformSource;
 use crate::presentation::presentation_error::PresentationError;
 use crate::presentation::presentation_matcher::{
     CommittedFrame, MatchedPresentation, PresentationMatcher,
 };
 
-/// Committed frames without a single report after which the source is taken as silent (about
-/// two seconds at 60 FPS).
-const SILENT_AFTER_FRAMES: u64 = 120;
+/// A source is taken as silent when this many frames were committed, over at least
+/// [`SILENT_AFTER`], without a single report: compositors and X servers answer within a few
+/// refreshes.
+const SILENT_AFTER_FRAMES: u64 = 30;
+
+/// See [`SILENT_AFTER_FRAMES`].
+const SILENT_AFTER: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// When each frame of one window reached the screen, as its window system reports it: Wayland's
 /// `wp_presentation` feedback (on the app's own connection) or X11's Present `CompleteNotify`
@@ -28,6 +33,8 @@ pub struct PresentationSource {
     matcher: PresentationMatcher,
     committed: u64,
     reports: u64,
+    /// When the first frame was committed since the start or the last `set_watching`.
+    first_commit: Option<Instant>,
 }
 
 impl PresentationSource {
@@ -35,8 +42,8 @@ impl PresentationSource {
     ///
     /// # Errors
     /// [`PresentationError::Unsupported`] off Wayland and X11 (Windows, macOS, the web); on
-    /// Wayland when the compositor lacks `wp_presentation` or its clock is not
-    /// `CLOCK_MONOTONIC`; on X11 when the server cannot be reached or lacks Present.
+    /// Wayland when the compositor lacks `wp_presentation` or its clock is not a monotonic one;
+    /// on X11 when the server cannot be reached or lacks Present.
     pub fn from_window(
         window: &(impl HasWindowHandle + HasDisplayHandle + ?Sized),
     ) -> Result<Self, PresentationError> {
@@ -59,6 +66,26 @@ impl PresentationSource {
             matcher: PresentationMatcher::default(),
             committed: 0,
             reports: 0,
+            first_commit: None,
+        })
+    }
+
+    /// The source for the X11 window `window` on the server `display_name` (`None`: `DISPLAY`),
+    /// for integrations that know the window's id but have no handle for it.
+    ///
+    /// # Errors
+    /// As [`Self::from_window`] on X11; [`PresentationError::Unsupported`] where X11 is not
+    /// built in (Windows, macOS, the web).
+    pub fn for_x11_window(
+        display_name: Option<&str>,
+        window: u32,
+    ) -> Result<Self, PresentationError> {
+        Ok(Self {
+            platform: PlatformSource::x11(display_name, window)?,
+            matcher: PresentationMatcher::default(),
+            committed: 0,
+            reports: 0,
+            first_commit: None,
         })
     }
 
@@ -75,6 +102,7 @@ impl PresentationSource {
         out: impl FnMut(MatchedPresentation),
     ) {
         self.committed += 1;
+        self.first_commit.get_or_insert(frame.committed_at);
         self.platform.frame_committing(frame.sequence);
         self.matcher.committed(frame, out);
     }
@@ -83,19 +111,27 @@ impl PresentationSource {
     ///
     /// # Errors
     /// The connection failed (the compositor or X server went away): stop polling.
-    pub fn poll(&mut self, mut out: impl FnMut(MatchedPresentation)) -> Result<(), PresentationError> {
-        let (platform, matcher, reports) = (&mut self.platform, &mut self.matcher, &mut self.reports);
+    pub fn poll(
+        &mut self,
+        mut out: impl FnMut(MatchedPresentation),
+    ) -> Result<(), PresentationError> {
+        let (platform, matcher, reports) =
+            (&mut self.platform, &mut self.matcher, &mut self.reports);
         platform.poll(|feedback| {
             *reports += 1;
             matcher.feedback(feedback, &mut out);
         })
     }
 
-    /// Why no report came, once [`SILENT_AFTER_FRAMES`] frames were committed without one;
-    /// `None` while reports come (or it is too early to tell).
+    /// Why no report came, once 30 frames over 2 s were committed without one; `None` while
+    /// reports come (or it is too early to tell). Cost: a clock read while no report came.
     pub fn silence_reason(&self) -> Option<&'static str> {
-        (self.reports == 0 && self.committed >= SILENT_AFTER_FRAMES)
-            .then(|| self.platform.silence_reason())
+        let silent = self.reports == 0
+            && self.committed >= SILENT_AFTER_FRAMES
+            && self
+                .first_commit
+                .is_some_and(|first| first.elapsed() >= SILENT_AFTER);
+        silent.then(|| self.platform.silence_reason())
     }
 
     /// Reports that named no waiting frame (from before the HUD watched), since the start.
@@ -114,6 +150,7 @@ impl PresentationSource {
         self.matcher.clear();
         self.committed = 0;
         self.reports = 0;
+        self.first_commit = None;
         self.platform.set_watching(watching)
     }
 }

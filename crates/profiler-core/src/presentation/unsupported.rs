@@ -20,6 +20,15 @@ impl PlatformSource {
         })
     }
 
+    pub(super) fn x11(
+        _display_name: Option<&str>,
+        _window: u32,
+    ) -> Result<Self, PresentationError> {
+        Err(PresentationError::Unsupported {
+            window_system: "X11 on this platform",
+        })
+    }
+
     pub(super) fn name(&self) -> &'static str {
         match *self {}
     }

@@ -279,7 +279,10 @@ mod tests {
 
     #[test]
     fn only_monotonic_clocks_are_accepted() {
-        assert_eq!(check_clock(Some(1)).ok(), Some(rustix::time::ClockId::Monotonic));
+        assert_eq!(
+            check_clock(Some(1)).ok(),
+            Some(rustix::time::ClockId::Monotonic)
+        );
         assert_eq!(
             check_clock(Some(4)).ok(),
             Some(rustix::time::ClockId::MonotonicRaw),

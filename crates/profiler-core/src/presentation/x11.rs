@@ -34,7 +34,10 @@ pub(super) struct X11Source {
 
 impl X11Source {
     /// Connects to `display_name` (`None`: `DISPLAY`) and selects `window`'s completion events.
-    pub(super) fn new(display_name: Option<&str>, window: Window) -> Result<Self, PresentationError> {
+    pub(super) fn new(
+        display_name: Option<&str>,
+        window: Window,
+    ) -> Result<Self, PresentationError> {
         let (connection, _screen) =
             x11rb::connect(display_name).map_err(|cause| PresentationError::X11Connect {
                 display_name: display_name.map(str::to_owned),
@@ -92,10 +95,9 @@ impl X11Source {
             if complete.window != self.window || complete.kind != CompleteKind::PIXMAP {
                 continue;
             }
-            let lost_before = self
-                .last_serial
-                .replace(complete.serial)
-                .map_or(0, |last| complete.serial.wrapping_sub(last).saturating_sub(1));
+            let lost_before = self.last_serial.replace(complete.serial).map_or(0, |last| {
+                complete.serial.wrapping_sub(last).saturating_sub(1)
+            });
             let outcome = if complete.mode == CompleteMode::SKIP {
                 PresentationOutcome::Skipped
             } else {

@@ -1,0 +1,224 @@
+//! The demo under weston's headless backend: presentation times from `wp_presentation`, asked
+//! for on the demo's own `wl_surface` and matched to its frames.
+//!
+//! Each run starts its own weston (desktop shell, one 640×480 output at 60 Hz) in a fresh 0700
+//! runtime directory. When weston is missing or cannot start, the test prints why and passes,
+//! unless `EGUI_HUD_REQUIRE_WAYLAND=1` (CI) makes that a failure. Package: `weston`.
+#![cfg(all(unix, not(target_vendor = "apple"), not(target_os = "android")))]
+#![expect(
+    clippy::expect_used,
+    clippy::print_stdout,
+    reason = "test helpers fail loudly and say why they skip"
+)]
+
+use std::os::unix::fs::DirBuilderExt as _;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// One demo at a time: two software renderers on a 2-core runner starve each other.
+static ONE_DEMO_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+/// weston's headless output refreshes at 60 Hz (its backend has no rate option).
+const WESTON_REFRESH_MS: f64 = 1000.0 / 60.0;
+
+const SOCKET_NAME: &str = "egui-hud-presentation";
+
+/// A weston this test started, killed on drop.
+struct Weston {
+    child: Child,
+    runtime_dir: PathBuf,
+}
+
+impl Drop for Weston {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.runtime_dir);
+    }
+}
+
+fn skip_or_fail(reason: &str) {
+    assert!(
+        std::env::var("EGUI_HUD_REQUIRE_WAYLAND").as_deref() != Ok("1"),
+        "EGUI_HUD_REQUIRE_WAYLAND=1 but {reason}; install weston (Debian: `apt-get install weston`)"
+    );
+    println!("skipped: {reason}");
+}
+
+fn start_weston(backend: &str) -> Option<Weston> {
+    let runtime_dir = std::env::temp_dir().join(format!(
+        "egui-hud-presentation-{}-{backend}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&runtime_dir);
+    std::fs::DirBuilder::new()
+        .mode(0o700)
+        .create(&runtime_dir)
+        .expect("a runtime directory");
+    let log = runtime_dir.join("weston.log");
+    let spawned = Command::new("weston")
+        .args([
+            "--backend=headless-backend.so",
+            "--width=640",
+            "--height=480",
+            // The desktop shell: under the kiosk shell eframe's window never gets its first
+            // frame (its maximised configure), and the demo waits forever.
+            "--idle-time=0",
+        ])
+        .arg(format!("--socket={SOCKET_NAME}"))
+        .arg(format!("--log={}", log.display()))
+        .env("XDG_RUNTIME_DIR", &runtime_dir)
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("WAYLAND_SOCKET")
+        .env_remove("DISPLAY")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn();
+    let child = match spawned {
+        Ok(child) => child,
+        Err(error) => {
+            skip_or_fail(&format!("weston could not be started ({error})"));
+            return None;
+        }
+    };
+    let mut weston = Weston { child, runtime_dir };
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !weston.runtime_dir.join(SOCKET_NAME).exists() {
+        let exited = weston.child.try_wait().ok().flatten();
+        if exited.is_some() || Instant::now() > deadline {
+            let log = std::fs::read_to_string(&log).unwrap_or_default();
+            skip_or_fail(&format!(
+                "weston did not open its socket ({exited:?}): {log}"
+            ));
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    Some(weston)
+}
+
+/// Runs the demo for 4 s on `backend` under a fresh weston with `--csv`; its JSON and CSV.
+fn run_demo(backend: &str) -> Option<(Value, String)> {
+    let _one_at_a_time = ONE_DEMO_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let weston = start_weston(backend)?;
+    let csv_path = weston.runtime_dir.join("frames.csv");
+    let output = Command::new(env!("CARGO_BIN_EXE_fps_monitor"))
+        .args(["--seconds", "4", "--backend", backend, "--load", "0", "--size", "320x200"])
+        .arg("--csv")
+        .arg(&csv_path)
+        .env("XDG_RUNTIME_DIR", &weston.runtime_dir)
+        .env("WAYLAND_DISPLAY", SOCKET_NAME)
+        // winit takes X11 when DISPLAY is set and Wayland is not asked for.
+        .env_remove("DISPLAY")
+        .output()
+        .expect("the demo starts");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "demo on {backend} failed: {stderr}"
+    );
+    let line = stdout.lines().last().unwrap_or_default();
+    let json =
+        serde_json::from_str(line).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}\n{stderr}"));
+    let csv = std::fs::read_to_string(&csv_path).expect("--csv wrote its file");
+    Some((json, csv))
+}
+
+/// The CSV's column `name` of every row, as numbers (`None` where empty).
+fn column(csv: &str, name: &str) -> Vec<Option<f64>> {
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().expect("a header").split(',').collect();
+    let index = header
+        .iter()
+        .position(|&h| h == name)
+        .unwrap_or_else(|| panic!("the CSV has {name}: {header:?}"));
+    // The first column (the viewport's name) is quoted and has no commas in the demo.
+    lines
+        .map(|line| line.split(',').nth(index).and_then(|v| v.parse().ok()))
+        .collect()
+}
+
+fn check_presentations(backend: &str, end_column: &str) {
+    let Some((json, csv)) = run_demo(backend) else {
+        return;
+    };
+    let presentation = &json["presentation"];
+    assert_eq!(
+        presentation["source"], "Wayland presentation-time",
+        "the demo's window reports presentations: {json}"
+    );
+    let count = |key: &str| presentation[key].as_u64().expect("a count");
+    let shown = count("frames_shown");
+    let all = shown + count("frames_discarded") + count("frames_skipped") + count("frames_unknown");
+    println!("{backend}: {presentation}");
+    assert!(
+        shown as f64 >= 0.95 * all as f64 && shown > 20,
+        "presentation times for at least 95 % of the frames: {shown} of {all}"
+    );
+    // weston names its output's period in every `presented`, and the HUD takes it as the rate.
+    let period = presentation["refresh_period_ms"]
+        .as_f64()
+        .expect("a period");
+    assert!(
+        (period - WESTON_REFRESH_MS).abs() <= 0.01 * WESTON_REFRESH_MS,
+        "the output's refresh period: {period} ms"
+    );
+    let refresh_hz = json["refresh_hz"].as_f64().expect("a rate");
+    assert!(
+        (refresh_hz - 60.0).abs() <= 0.6,
+        "refresh rate {refresh_hz}"
+    );
+
+    // DISPLAYED against the demo's own pace: a steady app shows each frame once, so each frame
+    // stays on screen for one of its present intervals (the CSV's hand-off intervals).
+    let mut handoffs: Vec<f64> = column(&csv, "handoff_interval_ms")
+        .into_iter()
+        .flatten()
+        .collect();
+    handoffs.sort_by(f64::total_cmp);
+    let handoff_p50 = handoffs[handoffs.len() / 2];
+    let displayed_p50 = presentation["displayed_p50_ms"]
+        .as_f64()
+        .expect("DISPLAYED");
+    assert!(
+        (displayed_p50 - handoff_p50).abs() <= 0.05 * handoff_p50,
+        "DISPLAYED p50 {displayed_p50} ms against the demo's present interval p50 {handoff_p50} ms"
+    );
+
+    // Frame by frame: request → on screen is never shorter than request → the end before it.
+    let to_screen = column(&csv, "stage_req-screen_ms");
+    let to_end = column(&csv, end_column);
+    let mut compared = 0_usize;
+    for (row, (screen, end)) in to_screen.iter().zip(&to_end).enumerate() {
+        if let (Some(screen), Some(end)) = (screen, end) {
+            assert!(
+                screen >= end,
+                "row {row}: request to on screen {screen} ms < request to {end_column} {end} ms"
+            );
+            compared += 1;
+        }
+    }
+    let with_end = to_end.iter().flatten().count();
+    assert!(
+        compared > 0 && compared as f64 >= 0.95 * with_end as f64,
+        "{compared} of {with_end} frames with a request have an on-screen time"
+    );
+}
+
+#[test]
+fn glow_under_weston_reads_when_each_frame_was_shown() {
+    check_presentations("glow", "latency_to_ui_end_ms");
+}
+
+#[test]
+fn wgpu_under_weston_reads_when_each_frame_was_shown() {
+    check_presentations("wgpu", "latency_to_gpu_end_ms");
+}
