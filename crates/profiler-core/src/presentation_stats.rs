@@ -140,3 +140,129 @@ impl PresentationStats {
 fn nanos(duration: Duration) -> u64 {
     u64::try_from(duration.as_nanos()).unwrap_or(u64::MAX)
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::PresentationStats;
+    use crate::Instant;
+    use crate::presentation::{
+        CommittedFrame, MatchedPresentation, PresentationFlags, PresentationOutcome, PresentedFrame,
+    };
+
+    fn ms(v: u64) -> Duration {
+        Duration::from_millis(v)
+    }
+
+    /// Frame `sequence`, shown at `at` on refresh `counter`.
+    fn shown(
+        stats: &mut PresentationStats,
+        sequence: u64,
+        at: Duration,
+        counter: u64,
+        back_to_back: bool,
+    ) {
+        let matched = MatchedPresentation {
+            frame: CommittedFrame {
+                sequence,
+                committed_at: Instant::now(),
+                counted: true,
+                back_to_back,
+            },
+            outcome: Some(PresentationOutcome::Shown(PresentedFrame {
+                on_screen: Instant::now(),
+                refresh_period: Some(Duration::from_micros(16_667)),
+                refresh_counter: counter,
+                flags: PresentationFlags::VSYNC | PresentationFlags::HW_CLOCK,
+            })),
+        };
+        stats.record(&matched, Some(at));
+    }
+
+    #[test]
+    fn displayed_is_the_time_each_shown_frame_stayed_and_miss_comes_from_the_counter() {
+        let mut stats = PresentationStats::new(120);
+        stats.set_source("test");
+        let mut scratch = Vec::new();
+        assert_eq!(stats.reading(&mut scratch), None, "nothing reported yet");
+        // 60 Hz: frames on refreshes 10, 11, 12, then 14 (one missed), 15; then an idle spell
+        // and a frame woken after it (not back to back), then one more back to back.
+        for (sequence, counter) in [(1, 10), (2, 11), (3, 12), (4, 14), (5, 15)] {
+            let at = Duration::from_micros(16_667 * counter);
+            shown(&mut stats, sequence, at, counter, true);
+        }
+        shown(
+            &mut stats,
+            6,
+            Duration::from_micros(16_667 * 300),
+            300,
+            false,
+        );
+        shown(
+            &mut stats,
+            7,
+            Duration::from_micros(16_667 * 301),
+            301,
+            true,
+        );
+        let reading = stats.reading(&mut scratch).expect("a reading");
+        assert_eq!(reading.frames_shown, 7);
+        assert_eq!(
+            reading.displayed_frames, 5,
+            "the idle spell is not a display interval"
+        );
+        assert_eq!(reading.displayed_p50, Some(Duration::from_micros(16_667)));
+        assert_eq!(reading.displayed_p95, Some(Duration::from_micros(33_334)));
+        assert_eq!(reading.missed_refreshes, 1);
+        assert_eq!(reading.missed_frames, Some(0.2));
+        let fps = reading.displayed_fps.expect("a rate");
+        assert!((fps - 5.0 / (6.0 * 0.016_667)).abs() < 0.01, "{fps}");
+        assert!(reading.flags.contains(PresentationFlags::HW_CLOCK));
+        assert!(stats.counts_misses());
+    }
+
+    #[test]
+    fn a_counter_that_is_zero_or_stands_still_gives_no_miss() {
+        let mut stats = PresentationStats::new(120);
+        stats.set_source("test");
+        // Wayland's "no counter" (0), then weston's headless output (a counter of repaints
+        // that does not advance between shown frames).
+        for (sequence, counter) in [(1, 0), (2, 0), (3, 7), (4, 7)] {
+            shown(&mut stats, sequence, ms(25 * sequence), counter, true);
+        }
+        let reading = stats.reading(&mut Vec::new()).expect("a reading");
+        assert_eq!(reading.displayed_frames, 3, "DISPLAYED still reads");
+        assert!(
+            !stats.counts_misses(),
+            "MISS stays on the present intervals"
+        );
+        assert_eq!(reading.missed_frames, None);
+    }
+
+    #[test]
+    fn unknown_frames_alone_give_no_reading_and_a_reset_clears_the_counts() {
+        let mut stats = PresentationStats::new(120);
+        stats.set_source("test");
+        let unknown = MatchedPresentation {
+            frame: CommittedFrame {
+                sequence: 1,
+                committed_at: Instant::now(),
+                counted: true,
+                back_to_back: true,
+            },
+            outcome: None,
+        };
+        stats.record(&unknown, None);
+        assert_eq!(
+            stats.reading(&mut Vec::new()),
+            None,
+            "a source that never reported has no reading"
+        );
+        shown(&mut stats, 2, ms(16), 1, true);
+        let reading = stats.reading(&mut Vec::new()).expect("a reading");
+        assert_eq!((reading.frames_shown, reading.frames_unknown), (1, 1));
+        stats.clear();
+        assert_eq!(stats.reading(&mut Vec::new()), None);
+    }
+}

@@ -102,17 +102,21 @@ fn start_weston(backend: &str) -> Option<Weston> {
     Some(weston)
 }
 
-/// Runs the demo for 4 s on `backend` under a fresh weston with `--csv`; its JSON and CSV.
-fn run_demo(backend: &str) -> Option<(Value, String)> {
+/// Runs the demo for 4 s on `backend` under a fresh weston with `--csv` and `--trace`; its
+/// JSON, CSV and trace.
+fn run_demo(backend: &str) -> Option<(Value, String, Value)> {
     let _one_at_a_time = ONE_DEMO_AT_A_TIME
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     let weston = start_weston(backend)?;
     let csv_path = weston.runtime_dir.join("frames.csv");
+    let trace_path = weston.runtime_dir.join("frames.json");
     let output = Command::new(env!("CARGO_BIN_EXE_fps_monitor"))
         .args(["--seconds", "4", "--backend", backend, "--load", "0", "--size", "320x200"])
         .arg("--csv")
         .arg(&csv_path)
+        .arg("--trace")
+        .arg(&trace_path)
         .env("XDG_RUNTIME_DIR", &weston.runtime_dir)
         .env("WAYLAND_DISPLAY", SOCKET_NAME)
         // winit takes X11 when DISPLAY is set and Wayland is not asked for.
@@ -129,7 +133,9 @@ fn run_demo(backend: &str) -> Option<(Value, String)> {
     let json =
         serde_json::from_str(line).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}\n{stderr}"));
     let csv = std::fs::read_to_string(&csv_path).expect("--csv wrote its file");
-    Some((json, csv))
+    let trace = serde_json::from_str(&std::fs::read_to_string(&trace_path).expect("--trace wrote"))
+        .expect("the trace is JSON");
+    Some((json, csv, trace))
 }
 
 /// The CSV's column `name` of every row, as numbers (`None` where empty).
@@ -147,7 +153,7 @@ fn column(csv: &str, name: &str) -> Vec<Option<f64>> {
 }
 
 fn check_presentations(backend: &str, end_column: &str) {
-    let Some((json, csv)) = run_demo(backend) else {
+    let Some((json, csv, trace)) = run_demo(backend) else {
         return;
     };
     let presentation = &json["presentation"];
@@ -206,6 +212,14 @@ fn check_presentations(backend: &str, end_column: &str) {
             compared += 1;
         }
     }
+    // The trace: an instant on the display track for every frame with an on-screen time.
+    let events = trace["traceEvents"].as_array().expect("events");
+    let instants = events.iter().filter(|e| e["name"] == "on screen").count();
+    let on_screen = column(&csv, "on_screen_s").into_iter().flatten().count();
+    assert!(
+        instants > 0 && instants == on_screen,
+        "{instants} on-screen instants for {on_screen} frames shown"
+    );
     let with_end = to_end.iter().flatten().count();
     assert!(
         compared > 0 && compared as f64 >= 0.95 * with_end as f64,

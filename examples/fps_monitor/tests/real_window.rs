@@ -208,6 +208,18 @@ fn assert_common_readings(json: &Value, stderr: &str) {
         "the HUD costs {hud_cost_us:.0} µs per frame, median (ceiling {ceiling_us:.0} µs, FRAME \
          {frame_us:.0} µs): {json}"
     );
+    // Xvfb's software renderers (llvmpipe GL, lavapipe's Vulkan WSI) draw with PutImage, so
+    // the X server reports no Present completions: DISPLAYED is absent, and the HUD says why.
+    assert!(
+        json["presentation"].is_null(),
+        "no presentation times under Xvfb: {json}"
+    );
+    assert!(
+        json["presentation_unavailable"]
+            .as_str()
+            .is_some_and(|why| why.contains("without the Present extension")),
+        "the reason there are none: {json}"
+    );
     let top_site = &json["why"]["top_sites"][0];
     assert!(
         top_site["file"]

@@ -970,6 +970,63 @@ mod tests {
     }
 
     #[test]
+    fn displayed_has_a_row_with_presentations_and_the_hover_says_why_without() {
+        let mut snapshot =
+            Snapshot::empty(profiler_core::FrameBudget::new(None).expect("no pinned budget"));
+        snapshot.frame = Some(Duration::from_millis(4));
+        snapshot.presentation_unavailable = Some(Arc::from(
+            "the renderer draws this window without the Present extension",
+        ));
+        let mut view = HudView::default();
+        view.set_readouts(&snapshot, None, &[]);
+        assert!(
+            view.rows.iter().all(|row| row.name != "DISPLAYED"),
+            "no presentation times, no row"
+        );
+        assert!(
+            view.hover
+                .contains("DISPLAYED: no presentation times: the renderer draws this window"),
+            "the hover says why: {}",
+            view.hover
+        );
+
+        snapshot.presentation_unavailable = None;
+        snapshot.presentation = Some(profiler_core::PresentationReading {
+            source: "Wayland presentation-time",
+            frames_shown: 118,
+            frames_discarded: 1,
+            frames_skipped: 0,
+            frames_unknown: 1,
+            displayed_p50: Some(Duration::from_micros(16_667)),
+            displayed_p95: Some(Duration::from_micros(33_333)),
+            displayed_fps: Some(59.5),
+            displayed_frames: 117,
+            missed_refreshes: 2,
+            missed_frames: Some(0.017),
+            refresh_period: Some(Duration::from_micros(16_667)),
+            flags: profiler_core::presentation::PresentationFlags::VSYNC,
+        });
+        view.set_readouts(&snapshot, None, &[]);
+        let row = view
+            .rows
+            .iter()
+            .find(|row| row.name == "DISPLAYED")
+            .expect("a DISPLAYED row");
+        assert_eq!(row.value, "16.7 ms · 59.5");
+        for part in [
+            "MsBetweenDisplayChange",
+            "from Wayland presentation-time: 118 shown, 1 discarded, 0 skipped, 1 not reported",
+            "vsync",
+        ] {
+            assert!(
+                view.hover.contains(part),
+                "the hover has {part:?}: {}",
+                view.hover
+            );
+        }
+    }
+
+    #[test]
     fn a_pass_that_cannot_be_timed_has_no_row_and_the_hover_says_why() {
         let mut snapshot =
             Snapshot::empty(profiler_core::FrameBudget::new(None).expect("no pinned budget"));

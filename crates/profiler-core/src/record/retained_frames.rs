@@ -63,7 +63,7 @@ impl RetainedFrames {
         for stage in LatencyStage::ALL {
             write!(w, ",stage_{}_ms", stage.name())?;
         }
-        write!(w, ",latency_to_gpu_end_ms,latency_to_ui_end_ms")?;
+        write!(w, ",latency_to_gpu_end_ms,latency_to_ui_end_ms,on_screen_s")?;
         for name in &phase_names {
             write!(w, ",{}", csv_field(&format!("phase:{name}_ms")))?;
         }
@@ -113,6 +113,10 @@ impl RetainedFrames {
                         Some(nanos) => write!(w, ",{:.4}", nanos as f64 / 1e6)?,
                         None => write!(w, ",")?,
                     }
+                }
+                match frame.marks.on_screen {
+                    Some(on_screen) => write!(w, ",{:.6}", on_screen.as_secs_f64())?,
+                    None => write!(w, ",")?,
                 }
                 write_named(w, frame.cpu.as_ref().map(|c| &c.1), &phase_names)?;
                 write_named(w, frame.gpu.as_ref().map(|g| &g.1), &pass_names)?;
@@ -208,6 +212,26 @@ impl RetainedFrames {
                         "args": span.args,
                     }));
                 }
+            }
+            // A display track, when the window system reported frames: an instant when each
+            // frame was shown (tids after every CPU and GPU track, so theirs do not move).
+            let display_tid = 2 * u64::try_from(self.tracks.len()).unwrap_or(u64::MAX) + 1 + index;
+            let mut display_named = false;
+            for frame in &track.frames {
+                let Some(on_screen) = frame.marks.on_screen else {
+                    continue;
+                };
+                if !std::mem::replace(&mut display_named, true) {
+                    events.push(json!({
+                        "name": "thread_name", "ph": "M", "pid": 1, "tid": display_tid, "ts": 0,
+                        "args": { "name": format!("Display {}", track.name) },
+                    }));
+                }
+                events.push(json!({
+                    "name": "on screen", "cat": "egui-hud", "ph": "i", "s": "t", "pid": 1,
+                    "tid": display_tid, "ts": micros(on_screen),
+                    "args": { "frame": frame.sequence },
+                }));
             }
             for spike in &track.spikes {
                 events.push(json!({

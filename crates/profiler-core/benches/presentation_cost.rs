@@ -1,0 +1,247 @@
+//! The presentation path's CPU cost per frame, on real window systems: what the HUD adds to a
+//! frame when a presentation source is on (`frame_committing` at the frame's end, `poll` at the
+//! next frame's HUD draw), with the app's own present and the server's answer left out.
+//!
+//! - X11: Xvfb, a window presenting a pixmap per frame (Present), read over the source's own
+//!   connection.
+//! - Wayland: weston's headless backend, a surface of this bench's own connection (the source
+//!   wraps its `wl_display` as it wraps an app's), a commit per frame.
+//!
+//! Prints mean and median µs per frame for each; a missing server prints why and skips it.
+//! `cargo bench -p profiler-core --bench presentation_cost`.
+#![expect(
+    clippy::expect_used,
+    clippy::print_stdout,
+    reason = "a bench binary: a failed step stops it, and the figures are its output"
+)]
+
+#[cfg(all(unix, not(target_vendor = "apple"), not(target_os = "android")))]
+#[path = "../tests/support/x_server.rs"]
+mod x_server;
+
+#[cfg(all(unix, not(target_vendor = "apple"), not(target_os = "android")))]
+mod linux {
+    use std::os::unix::fs::DirBuilderExt as _;
+    use std::ptr::NonNull;
+    use std::time::{Duration, Instant};
+
+    use profiler_core::presentation::{CommittedFrame, PresentationSource};
+    use raw_window_handle::{
+        RawDisplayHandle, RawWindowHandle, WaylandDisplayHandle, WaylandWindowHandle,
+    };
+    use wayland_client::protocol::{wl_compositor, wl_registry, wl_surface};
+    use wayland_client::{Connection, Dispatch, Proxy as _, QueueHandle};
+    use x11rb::connection::Connection as _;
+    use x11rb::protocol::present::ConnectionExt as _;
+    use x11rb::protocol::xproto::{ConnectionExt as _, CreateWindowAux, WindowClass};
+    use x11rb::wrapper::ConnectionExt as _;
+
+    use crate::x_server::{XServer, find_in_path};
+
+    const FRAMES: u64 = 2000;
+
+    /// Mean and median of `samples`, µs.
+    fn report(what: &str, samples: &mut [Duration], reports: usize) {
+        samples.sort_unstable();
+        let mean = samples.iter().sum::<Duration>() / u32::try_from(samples.len()).expect("few");
+        let median = samples[samples.len() / 2];
+        println!(
+            "{what:<44} mean {:>6.2} µs, median {:>6.2} µs per frame ({} frames, {reports} reports)",
+            mean.as_secs_f64() * 1e6,
+            median.as_secs_f64() * 1e6,
+            samples.len()
+        );
+    }
+
+    fn frame(sequence: u64) -> CommittedFrame {
+        CommittedFrame {
+            sequence,
+            committed_at: Instant::now(),
+            counted: true,
+            back_to_back: true,
+        }
+    }
+
+    pub(crate) fn x11() {
+        let Some(xvfb) = find_in_path("Xvfb") else {
+            return println!("X11: skipped, Xvfb is not installed");
+        };
+        let server = XServer::start(&xvfb, &["-screen", "0", "640x480x24", "-nolisten", "tcp"])
+            .expect("Xvfb starts");
+        let (app, screen_number) = x11rb::connect(Some(&server.display_name)).expect("connects");
+        let screen = &app.setup().roots[screen_number];
+        let (window, pixmap) = (
+            app.generate_id().expect("id"),
+            app.generate_id().expect("id"),
+        );
+        app.create_window(
+            x11rb::COPY_DEPTH_FROM_PARENT,
+            window,
+            screen.root,
+            0,
+            0,
+            64,
+            64,
+            0,
+            WindowClass::INPUT_OUTPUT,
+            x11rb::COPY_FROM_PARENT,
+            &CreateWindowAux::new(),
+        )
+        .expect("window");
+        app.map_window(window).expect("map");
+        app.create_pixmap(screen.root_depth, pixmap, window, 64, 64)
+            .expect("pixmap");
+        app.sync().expect("made");
+        let mut source = PresentationSource::for_x11_window(Some(&server.display_name), window)
+            .expect("the X11 source");
+        let mut samples = Vec::with_capacity(usize::try_from(FRAMES).expect("small"));
+        let mut reports = 0;
+        for sequence in 1..=FRAMES {
+            let start = Instant::now();
+            source.frame_committing(frame(sequence), |_| {});
+            let mut cost = start.elapsed();
+            let serial = u32::try_from(sequence).expect("small");
+            app.present_pixmap(window, pixmap, serial, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, &[])
+                .expect("present");
+            app.sync().expect("presented");
+            // The next frame's draw, a moment later: the completion has usually arrived.
+            std::thread::sleep(Duration::from_micros(200));
+            let start = Instant::now();
+            source.poll(|_| reports += 1).expect("reads");
+            cost += start.elapsed();
+            samples.push(cost);
+        }
+        report("X11 Present (Xvfb), commit + poll", &mut samples, reports);
+    }
+
+    struct App {
+        compositor: Option<wl_compositor::WlCompositor>,
+    }
+
+    impl Dispatch<wl_registry::WlRegistry, ()> for App {
+        fn event(
+            state: &mut Self,
+            registry: &wl_registry::WlRegistry,
+            event: wl_registry::Event,
+            _: &(),
+            _: &Connection,
+            handle: &QueueHandle<Self>,
+        ) {
+            if let wl_registry::Event::Global {
+                name, interface, ..
+            } = event
+                && interface == "wl_compositor"
+            {
+                state.compositor = Some(registry.bind(name, 4, handle, ()));
+            }
+        }
+    }
+
+    impl Dispatch<wl_compositor::WlCompositor, ()> for App {
+        fn event(
+            _: &mut Self,
+            _: &wl_compositor::WlCompositor,
+            _: wl_compositor::Event,
+            _: &(),
+            _: &Connection,
+            _: &QueueHandle<Self>,
+        ) {
+        }
+    }
+
+    impl Dispatch<wl_surface::WlSurface, ()> for App {
+        fn event(
+            _: &mut Self,
+            _: &wl_surface::WlSurface,
+            _: wl_surface::Event,
+            _: &(),
+            _: &Connection,
+            _: &QueueHandle<Self>,
+        ) {
+        }
+    }
+
+    pub(crate) fn wayland() {
+        let Some(weston) = find_in_path("weston") else {
+            return println!("Wayland: skipped, weston is not installed");
+        };
+        let runtime_dir = std::env::temp_dir().join(format!(
+            "egui-hud-presentation-bench-{}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&runtime_dir);
+        std::fs::DirBuilder::new()
+            .mode(0o700)
+            .create(&runtime_dir)
+            .expect("runtime dir");
+        let mut child = std::process::Command::new(weston)
+            .args([
+                "--backend=headless-backend.so",
+                "--idle-time=0",
+                "--socket=bench",
+            ])
+            .env("XDG_RUNTIME_DIR", &runtime_dir)
+            .env_remove("WAYLAND_DISPLAY")
+            .env_remove("DISPLAY")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("weston starts");
+        let socket = runtime_dir.join("bench");
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while !socket.exists() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let stream = std::os::unix::net::UnixStream::connect(&socket).expect("weston's socket");
+        let connection = Connection::from_socket(stream).expect("a connection");
+        let mut queue = connection.new_event_queue();
+        let handle = queue.handle();
+        let mut app = App { compositor: None };
+        let _registry = connection.display().get_registry(&handle, ());
+        queue.roundtrip(&mut app).expect("globals");
+        let surface = app
+            .compositor
+            .as_ref()
+            .expect("wl_compositor")
+            .create_surface(&handle, ());
+        queue.roundtrip(&mut app).expect("surface");
+        let display =
+            NonNull::new(connection.backend().display_ptr().cast()).expect("the display pointer");
+        let surface_ptr = NonNull::new(surface.id().as_ptr().cast()).expect("the surface pointer");
+        let mut source = PresentationSource::from_raw_handles(
+            RawWindowHandle::Wayland(WaylandWindowHandle::new(surface_ptr)),
+            RawDisplayHandle::Wayland(WaylandDisplayHandle::new(display)),
+        )
+        .expect("the Wayland source");
+        let mut samples = Vec::with_capacity(usize::try_from(FRAMES).expect("small"));
+        let mut reports = 0;
+        for sequence in 1..=FRAMES {
+            let start = Instant::now();
+            source.frame_committing(frame(sequence), |_| {});
+            let mut cost = start.elapsed();
+            surface.commit();
+            // The app's loop reads the socket (and so this source's events) between frames.
+            queue.roundtrip(&mut app).expect("answered");
+            let start = Instant::now();
+            source.poll(|_| reports += 1).expect("reads");
+            cost += start.elapsed();
+            samples.push(cost);
+        }
+        report(
+            "Wayland presentation-time (weston), request + poll",
+            &mut samples,
+            reports,
+        );
+        let _ = child.kill();
+        let _ = child.wait();
+        let _ = std::fs::remove_dir_all(&runtime_dir);
+    }
+}
+
+fn main() {
+    #[cfg(all(unix, not(target_vendor = "apple"), not(target_os = "android")))]
+    {
+        linux::x11();
+        linux::wayland();
+    }
+}
