@@ -29,8 +29,13 @@ mod linux {
     use raw_window_handle::{
         RawDisplayHandle, RawWindowHandle, WaylandDisplayHandle, WaylandWindowHandle,
     };
-    use wayland_client::protocol::{wl_compositor, wl_registry, wl_surface};
+    use std::os::fd::AsFd as _;
+
+    use wayland_client::protocol::{
+        wl_buffer, wl_callback, wl_compositor, wl_registry, wl_shm, wl_shm_pool, wl_surface,
+    };
     use wayland_client::{Connection, Dispatch, Proxy as _, QueueHandle};
+    use wayland_protocols::xdg::shell::client::{xdg_surface, xdg_toplevel, xdg_wm_base};
     use x11rb::connection::Connection as _;
     use x11rb::protocol::present::ConnectionExt as _;
     use x11rb::protocol::xproto::{ConnectionExt as _, CreateWindowAux, WindowClass};
@@ -38,7 +43,9 @@ mod linux {
 
     use crate::x_server::{XServer, find_in_path};
 
-    const FRAMES: u64 = 2000;
+    /// Frames at the display's pace, each read once its report can have come: 5 s per window
+    /// system.
+    const FRAMES: u64 = 300;
 
     /// Mean and median of `samples`, µs.
     fn report(what: &str, samples: &mut [Duration], reports: usize) {
@@ -95,6 +102,8 @@ mod linux {
         let mut source = PresentationSource::for_x11_window(Some(&server.display_name), window)
             .expect("the X11 source");
         let mut samples = Vec::with_capacity(usize::try_from(FRAMES).expect("small"));
+        let mut polls = Vec::with_capacity(samples.capacity());
+        let mut empty_polls = Vec::with_capacity(samples.capacity());
         let mut reports = 0;
         for sequence in 1..=FRAMES {
             let start = Instant::now();
@@ -104,18 +113,43 @@ mod linux {
             app.present_pixmap(window, pixmap, serial, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, &[])
                 .expect("present");
             app.sync().expect("presented");
-            // The next frame's draw, a moment later: the completion has usually arrived.
-            std::thread::sleep(Duration::from_micros(200));
+            // The next frame's draw comes a refresh later (Xvfb's fake vblank is 60 Hz), when
+            // the completion has arrived.
+            // Spun, not slept: an app drawing at the display's pace is busy in its own frame
+            // when the HUD polls, and a CPU woken from sleep makes any first call slow.
+            let until = Instant::now() + Duration::from_micros(16_667);
+            while Instant::now() < until {
+                std::hint::spin_loop();
+            }
             let start = Instant::now();
             source.poll(|_| reports += 1).expect("reads");
-            cost += start.elapsed();
+            let poll = start.elapsed();
+            polls.push(poll);
+            // Control: the same poll again at once (nothing to read), and a bare syscall just
+            // after the sleep would have cost the same cold start.
+            let start = Instant::now();
+            source.poll(|_| reports += 1).expect("reads");
+            empty_polls.push(start.elapsed());
+            cost += poll;
             samples.push(cost);
         }
         report("X11 Present (Xvfb), commit + poll", &mut samples, reports);
+        report("  of which the poll", &mut polls, reports);
+        report(
+            "  a second poll at once (nothing to read)",
+            &mut empty_polls,
+            reports,
+        );
     }
 
+    /// The bench's own Wayland client: a mapped toplevel with one shm buffer.
+    #[derive(Default)]
     struct App {
         compositor: Option<wl_compositor::WlCompositor>,
+        shm: Option<wl_shm::WlShm>,
+        wm_base: Option<xdg_wm_base::XdgWmBase>,
+        configured: bool,
+        frame_done: bool,
     }
 
     impl Dispatch<wl_registry::WlRegistry, ()> for App {
@@ -130,36 +164,87 @@ mod linux {
             if let wl_registry::Event::Global {
                 name, interface, ..
             } = event
-                && interface == "wl_compositor"
             {
-                state.compositor = Some(registry.bind(name, 4, handle, ()));
+                match interface.as_str() {
+                    "wl_compositor" => state.compositor = Some(registry.bind(name, 4, handle, ())),
+                    "wl_shm" => state.shm = Some(registry.bind(name, 1, handle, ())),
+                    "xdg_wm_base" => state.wm_base = Some(registry.bind(name, 1, handle, ())),
+                    _ => {}
+                }
             }
         }
     }
 
-    impl Dispatch<wl_compositor::WlCompositor, ()> for App {
+    impl Dispatch<xdg_wm_base::XdgWmBase, ()> for App {
         fn event(
             _: &mut Self,
-            _: &wl_compositor::WlCompositor,
-            _: wl_compositor::Event,
+            wm_base: &xdg_wm_base::XdgWmBase,
+            event: xdg_wm_base::Event,
             _: &(),
             _: &Connection,
             _: &QueueHandle<Self>,
         ) {
+            if let xdg_wm_base::Event::Ping { serial } = event {
+                wm_base.pong(serial);
+            }
         }
     }
 
-    impl Dispatch<wl_surface::WlSurface, ()> for App {
+    impl Dispatch<xdg_surface::XdgSurface, ()> for App {
         fn event(
-            _: &mut Self,
-            _: &wl_surface::WlSurface,
-            _: wl_surface::Event,
+            state: &mut Self,
+            surface: &xdg_surface::XdgSurface,
+            event: xdg_surface::Event,
             _: &(),
             _: &Connection,
             _: &QueueHandle<Self>,
         ) {
+            if let xdg_surface::Event::Configure { serial } = event {
+                surface.ack_configure(serial);
+                state.configured = true;
+            }
         }
     }
+
+    impl Dispatch<wl_callback::WlCallback, ()> for App {
+        fn event(
+            state: &mut Self,
+            _: &wl_callback::WlCallback,
+            event: wl_callback::Event,
+            _: &(),
+            _: &Connection,
+            _: &QueueHandle<Self>,
+        ) {
+            if let wl_callback::Event::Done { .. } = event {
+                state.frame_done = true;
+            }
+        }
+    }
+
+    /// Objects whose events the bench does not need.
+    macro_rules! ignore_events {
+        ($($interface:ty),*) => {$(
+            impl Dispatch<$interface, ()> for App {
+                fn event(
+                    _: &mut Self,
+                    _: &$interface,
+                    _: <$interface as wayland_client::Proxy>::Event,
+                    _: &(),
+                    _: &Connection,
+                    _: &QueueHandle<Self>,
+                ) {
+                }
+            }
+        )*};
+    }
+    ignore_events!(
+        wl_compositor::WlCompositor,
+        wl_surface::WlSurface,
+        wl_shm::WlShm,
+        wl_shm_pool::WlShmPool,
+        wl_buffer::WlBuffer,
+        xdg_toplevel::XdgToplevel
+    );
 
     pub(crate) fn wayland() {
         let Some(weston) = find_in_path("weston") else {
@@ -196,15 +281,41 @@ mod linux {
         let connection = Connection::from_socket(stream).expect("a connection");
         let mut queue = connection.new_event_queue();
         let handle = queue.handle();
-        let mut app = App { compositor: None };
+        let mut app = App::default();
         let _registry = connection.display().get_registry(&handle, ());
         queue.roundtrip(&mut app).expect("globals");
-        let surface = app
-            .compositor
-            .as_ref()
-            .expect("wl_compositor")
-            .create_surface(&handle, ());
-        queue.roundtrip(&mut app).expect("surface");
+        let (Some(compositor), Some(shm), Some(wm_base)) =
+            (app.compositor.clone(), app.shm.clone(), app.wm_base.clone())
+        else {
+            panic!("weston offers wl_compositor, wl_shm and xdg_wm_base");
+        };
+        let surface = compositor.create_surface(&handle, ());
+        let xdg = wm_base.get_xdg_surface(&surface, &handle, ());
+        let _toplevel = xdg.get_toplevel(&handle, ());
+        surface.commit();
+        while !app.configured {
+            queue.blocking_dispatch(&mut app).expect("configured");
+        }
+        let (width, height) = (64_i32, 64_i32);
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(runtime_dir.join("buffer"))
+            .expect("a buffer file");
+        file.set_len(u64::try_from(width * height * 4).expect("small"))
+            .expect("its size");
+        let pool = shm.create_pool(file.as_fd(), width * height * 4, &handle, ());
+        let buffer = pool.create_buffer(
+            0,
+            width,
+            height,
+            width * 4,
+            wl_shm::Format::Xrgb8888,
+            &handle,
+            (),
+        );
         let display =
             NonNull::new(connection.backend().display_ptr().cast()).expect("the display pointer");
         let surface_ptr = NonNull::new(surface.id().as_ptr().cast()).expect("the surface pointer");
@@ -214,17 +325,33 @@ mod linux {
         )
         .expect("the Wayland source");
         let mut samples = Vec::with_capacity(usize::try_from(FRAMES).expect("small"));
+        let mut polls = Vec::with_capacity(samples.capacity());
         let mut reports = 0;
         for sequence in 1..=FRAMES {
             let start = Instant::now();
             source.frame_committing(frame(sequence), |_| {});
             let mut cost = start.elapsed();
+            // The app's frame: its buffer again, a frame callback, the commit.
+            surface.attach(Some(&buffer), 0, 0);
+            surface.damage_buffer(0, 0, width, height);
+            let _callback = surface.frame(&handle, ());
+            app.frame_done = false;
             surface.commit();
-            // The app's loop reads the socket (and so this source's events) between frames.
-            queue.roundtrip(&mut app).expect("answered");
+            // The app's loop reads the socket (and so this source's events) until the
+            // compositor's next repaint.
+            while !app.frame_done {
+                queue.blocking_dispatch(&mut app).expect("repainted");
+            }
+            // As on X11: the HUD polls inside a busy frame, not right after a sleep.
+            let until = Instant::now() + Duration::from_millis(2);
+            while Instant::now() < until {
+                std::hint::spin_loop();
+            }
             let start = Instant::now();
             source.poll(|_| reports += 1).expect("reads");
-            cost += start.elapsed();
+            let poll = start.elapsed();
+            polls.push(poll);
+            cost += poll;
             samples.push(cost);
         }
         report(
@@ -232,6 +359,7 @@ mod linux {
             &mut samples,
             reports,
         );
+        report("  of which the poll", &mut polls, reports);
         let _ = child.kill();
         let _ = child.wait();
         let _ = std::fs::remove_dir_all(&runtime_dir);
