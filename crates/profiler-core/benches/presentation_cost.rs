@@ -9,10 +9,13 @@
 //!
 //! Prints mean and median µs per frame for each; a missing server prints why and skips it.
 //! `cargo bench -p profiler-core --bench presentation_cost`.
-#![expect(
-    clippy::expect_used,
-    clippy::print_stdout,
-    reason = "a bench binary: a failed step stops it, and the figures are its output"
+#![cfg_attr(
+    all(unix, not(target_vendor = "apple"), not(target_os = "android")),
+    expect(
+        clippy::expect_used,
+        clippy::print_stdout,
+        reason = "a bench binary: a failed step stops it, and the figures are its output"
+    )
 )]
 
 #[cfg(all(unix, not(target_vendor = "apple"), not(target_os = "android")))]
@@ -157,7 +160,7 @@ mod linux {
             state: &mut Self,
             registry: &wl_registry::WlRegistry,
             event: wl_registry::Event,
-            _: &(),
+            (): &(),
             _: &Connection,
             handle: &QueueHandle<Self>,
         ) {
@@ -180,7 +183,7 @@ mod linux {
             _: &mut Self,
             wm_base: &xdg_wm_base::XdgWmBase,
             event: xdg_wm_base::Event,
-            _: &(),
+            (): &(),
             _: &Connection,
             _: &QueueHandle<Self>,
         ) {
@@ -195,7 +198,7 @@ mod linux {
             state: &mut Self,
             surface: &xdg_surface::XdgSurface,
             event: xdg_surface::Event,
-            _: &(),
+            (): &(),
             _: &Connection,
             _: &QueueHandle<Self>,
         ) {
@@ -211,7 +214,7 @@ mod linux {
             state: &mut Self,
             _: &wl_callback::WlCallback,
             event: wl_callback::Event,
-            _: &(),
+            (): &(),
             _: &Connection,
             _: &QueueHandle<Self>,
         ) {
@@ -229,7 +232,7 @@ mod linux {
                     _: &mut Self,
                     _: &$interface,
                     _: <$interface as wayland_client::Proxy>::Event,
-                    _: &(),
+                    (): &(),
                     _: &Connection,
                     _: &QueueHandle<Self>,
                 ) {
@@ -246,6 +249,32 @@ mod linux {
         xdg_toplevel::XdgToplevel
     );
 
+    /// weston's headless backend in `runtime_dir`, and its socket once it is there.
+    fn start_weston(
+        weston: &std::path::Path,
+        runtime_dir: &std::path::Path,
+    ) -> (std::process::Child, std::path::PathBuf) {
+        let child = std::process::Command::new(weston)
+            .args([
+                "--backend=headless-backend.so",
+                "--idle-time=0",
+                "--socket=bench",
+            ])
+            .env("XDG_RUNTIME_DIR", runtime_dir)
+            .env_remove("WAYLAND_DISPLAY")
+            .env_remove("DISPLAY")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("weston starts");
+        let socket = runtime_dir.join("bench");
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while !socket.exists() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        (child, socket)
+    }
+
     pub(crate) fn wayland() {
         let Some(weston) = find_in_path("weston") else {
             return println!("Wayland: skipped, weston is not installed");
@@ -259,24 +288,7 @@ mod linux {
             .mode(0o700)
             .create(&runtime_dir)
             .expect("runtime dir");
-        let mut child = std::process::Command::new(weston)
-            .args([
-                "--backend=headless-backend.so",
-                "--idle-time=0",
-                "--socket=bench",
-            ])
-            .env("XDG_RUNTIME_DIR", &runtime_dir)
-            .env_remove("WAYLAND_DISPLAY")
-            .env_remove("DISPLAY")
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .expect("weston starts");
-        let socket = runtime_dir.join("bench");
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while !socket.exists() && Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        let (mut child, socket) = start_weston(&weston, &runtime_dir);
         let stream = std::os::unix::net::UnixStream::connect(&socket).expect("weston's socket");
         let connection = Connection::from_socket(stream).expect("a connection");
         let mut queue = connection.new_event_queue();
@@ -306,8 +318,8 @@ mod linux {
             .expect("a buffer file");
         file.set_len(u64::try_from(width * height * 4).expect("small"))
             .expect("its size");
-        let pool = shm.create_pool(file.as_fd(), width * height * 4, &handle, ());
-        let buffer = pool.create_buffer(
+        let shm_pool = shm.create_pool(file.as_fd(), width * height * 4, &handle, ());
+        let buffer = shm_pool.create_buffer(
             0,
             width,
             height,

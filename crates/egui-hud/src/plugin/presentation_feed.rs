@@ -9,10 +9,11 @@ use profiler_core::record::frame_recorder::FrameRecorder;
 use profiler_core::{Clock, FrameSampler};
 
 /// What a viewport knows of its window's presentations: the source (`install_window` builds
-/// it), or why there is none. While the HUD samples, each frame's commit goes to the source
-/// and, once a frame, what the window system reported goes to the sampler (DISPLAYED, MISS)
-/// and to the frame recorder (each counted frame's `on screen` mark). While hidden it does
-/// nothing (on X11 the events are deselected).
+/// it), or why there is none. While the HUD samples and shows DISPLAYED, each frame's commit
+/// goes to the source and, once a frame, what the window system reported goes to the sampler
+/// (DISPLAYED, MISS) and to the frame recorder (each counted frame's `on screen` mark).
+/// Otherwise (hidden, or a preset without the row) it does nothing: on X11 the events are
+/// deselected, on Wayland no feedback is asked for.
 #[derive(Debug, Default)]
 pub(crate) struct PresentationFeed {
     source: Option<PresentationSource>,
@@ -20,16 +21,23 @@ pub(crate) struct PresentationFeed {
     note: Option<Arc<str>>,
     /// The refresh rate the latest presentation reported (Wayland), in Hz.
     refresh_hz: Option<f64>,
+    /// Whether the source reports now: while the HUD samples and shows DISPLAYED.
+    watching: bool,
 }
 
 impl PresentationFeed {
     /// The source `install_window` built for the window, or why it could not.
     pub(crate) fn set_source(&mut self, source: Result<PresentationSource, PresentationError>) {
         match source {
-            Ok(source) => {
-                self.source = Some(source);
-                self.note = None;
-            }
+            // Quiet until a frame wants it (the HUD shown with DISPLAYED).
+            Ok(mut source) => match source.set_watching(false) {
+                Ok(()) => {
+                    self.source = Some(source);
+                    self.watching = false;
+                    self.note = None;
+                }
+                Err(error) => self.stop(&error.to_string()),
+            },
             Err(error) => self.stop(&error.to_string()),
         }
     }
@@ -44,32 +52,54 @@ impl PresentationFeed {
         self.refresh_hz
     }
 
-    /// The HUD started sampling (its sampler and recorder given) or stopped (`None`).
-    pub(crate) fn set_sampling(
+    /// The HUD stopped sampling (its sampler was dropped): nothing is watched until a frame
+    /// wants it again.
+    pub(crate) fn stop_watching(&mut self) {
+        self.set_watching(false, None);
+    }
+
+    /// Starts or stops the window system's reports; the sampler and recorder, when given, learn
+    /// whether reports come.
+    fn set_watching(
         &mut self,
+        watching: bool,
         sampling: Option<(&mut FrameSampler, &mut FrameRecorder)>,
     ) {
         let Some(source) = &mut self.source else {
             return;
         };
-        if let Err(error) = source.set_watching(sampling.is_some()) {
+        if self.watching == watching {
+            return;
+        }
+        self.watching = watching;
+        if let Err(error) = source.set_watching(watching) {
+            if let Some((_, recorder)) = sampling {
+                recorder.set_expects_presentations(false);
+            }
             self.stop(&error.to_string());
             return;
         }
         if let Some((sampler, recorder)) = sampling {
             sampler.set_presentation_source(source.name());
-            recorder.set_expects_presentations(true);
+            recorder.set_expects_presentations(watching);
         }
     }
 
-    /// `frame` is about to be committed.
+    /// `frame` is about to be committed. `wanted`: whether the rows shown need presentation
+    /// times (DISPLAYED is among them); while they do not, nothing is asked for or read, so
+    /// the per-frame cost is only paid where the row is shown.
     pub(crate) fn frame_committing(
         &mut self,
         frame: CommittedFrame,
+        wanted: bool,
         sampler: &mut FrameSampler,
         recorder: &mut FrameRecorder,
         clock: &Arc<dyn Clock>,
     ) {
+        self.set_watching(wanted, Some((&mut *sampler, &mut *recorder)));
+        if !self.watching {
+            return;
+        }
         let Some(source) = &mut self.source else {
             return;
         };
@@ -87,7 +117,7 @@ impl PresentationFeed {
         recorder: &mut FrameRecorder,
         clock: &Arc<dyn Clock>,
     ) {
-        let Some(source) = &mut self.source else {
+        let Some(source) = self.source.as_mut().filter(|_| self.watching) else {
             return;
         };
         let refresh_hz = &mut self.refresh_hz;

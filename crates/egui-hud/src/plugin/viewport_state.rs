@@ -33,6 +33,7 @@ use crate::repaint::why_reading::WhyReading;
 use crate::view::benchmark_status::BenchmarkStatus;
 use crate::view::details_window::DetailsData;
 use crate::view::hud_preset::HudPreset;
+use crate::view::hud_row::HudRow;
 use crate::view::hud_view::HudView;
 use crate::view::row_choice::RowChoice;
 use crate::view::row_list::RowList;
@@ -503,11 +504,6 @@ impl ViewportState {
         source: Result<PresentationSource, PresentationError>,
     ) {
         self.presentation.set_source(source);
-        self.presentation.set_sampling(
-            self.sampler
-                .as_mut()
-                .map(|sampler| (sampler, &mut self.recorder)),
-        );
     }
 
     /// Reads what the window system reported of the frames since the last call: DISPLAYED,
@@ -613,11 +609,6 @@ impl ViewportState {
             self.counted = None;
             self.recorder
                 .restart(config.capacity, config.spike_threshold);
-            self.presentation.set_sampling(
-                self.sampler
-                    .as_mut()
-                    .map(|sampler| (sampler, &mut self.recorder)),
-            );
             self.last_handoff = None;
             self.displayed = None;
             self.tick = Tick::default();
@@ -726,8 +717,18 @@ impl ViewportState {
             counted,
             back_to_back: record.back_to_back,
         };
-        self.presentation
-            .frame_committing(committed, sampler, &mut self.recorder, &self.clock);
+        let wanted = self
+            .chosen_rows
+            .unwrap_or(self.config.rows)
+            .rows()
+            .contains(HudRow::Displayed);
+        self.presentation.frame_committing(
+            committed,
+            wanted,
+            sampler,
+            &mut self.recorder,
+            &self.clock,
+        );
         let previous_handoff = self.last_handoff.replace(ended_at);
         self.counted = counted.then(|| CountedFrame::of(self.frame_sequence, &record, inside));
         if counted {
@@ -807,7 +808,7 @@ impl ViewportState {
     fn detach(&mut self) {
         self.visibility.hidden_since_secs = None;
         self.sampler = None;
-        self.presentation.set_sampling(None);
+        self.presentation.stop_watching();
         self.forget_repaint_sites();
         self.phases.set_shown(false, None);
         self.counted = None;
