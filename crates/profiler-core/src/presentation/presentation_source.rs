@@ -61,13 +61,7 @@ impl PresentationSource {
         window_handle: RawWindowHandle,
         display_handle: RawDisplayHandle,
     ) -> Result<Self, PresentationError> {
-        Ok(Self {
-            platform: PlatformSource::from_raw(window_handle, display_handle)?,
-            matcher: PresentationMatcher::default(),
-            committed: 0,
-            reports: 0,
-            first_commit: None,
-        })
+        PlatformSource::from_raw(window_handle, display_handle).map(Self::of)
     }
 
     /// The source for the X11 window `window` on the server `display_name` (`None`: `DISPLAY`),
@@ -80,13 +74,17 @@ impl PresentationSource {
         display_name: Option<&str>,
         window: u32,
     ) -> Result<Self, PresentationError> {
-        Ok(Self {
-            platform: PlatformSource::x11(display_name, window)?,
+        PlatformSource::x11(display_name, window).map(Self::of)
+    }
+
+    fn of(platform: PlatformSource) -> Self {
+        Self {
+            platform,
             matcher: PresentationMatcher::default(),
             committed: 0,
             reports: 0,
             first_commit: None,
-        })
+        }
     }
 
     /// What reports the times: `"Wayland presentation-time"` or `"X11 Present"`.
