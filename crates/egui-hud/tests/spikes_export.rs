@@ -197,3 +197,62 @@ fn a_failed_export_is_a_typed_error_and_the_hud_keeps_working() {
     );
     assert!(matches!(nothing, Err(ExportError::NothingRetained)));
 }
+
+/// With `export_on_key`, a benchmark run that finishes is saved beside the exports, once, on a
+/// background thread (the summary is handed over by the HUD's second lock of the frame).
+#[test]
+fn a_finished_benchmark_is_saved_beside_the_exports_once() {
+    let directory =
+        std::env::temp_dir().join(format!("egui-hud-benchmark-save-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&directory);
+    std::fs::create_dir_all(&directory).expect("a directory");
+    let ctx = egui::Context::default();
+    let clock = Arc::new(ManualClock::new());
+    let frame = |ctx: &egui::Context| {
+        let input = egui::RawInput {
+            time: Some(clock.now().as_secs_f64()),
+            ..Default::default()
+        };
+        let mut output = ctx.run_ui(input, |ui| {
+            clock.advance(Duration::from_millis(4));
+            #[expect(clippy::disallowed_methods, reason = "the test app animates")]
+            ui.ctx().request_repaint();
+            FpsMonitor::new()
+                .sample_resources(false)
+                .clock(Arc::clone(&clock) as Arc<dyn Clock>)
+                .export_on_key(egui::Key::F11, Some(directory.clone()))
+                .show(ui.ctx());
+        });
+        output.textures_delta.clear();
+    };
+    for _ in 0..20 {
+        frame(&ctx);
+    }
+    egui_hud::benchmark_after(&ctx, Duration::ZERO, Duration::from_millis(200));
+    for _ in 0..200 {
+        frame(&ctx);
+    }
+    assert!(
+        egui_hud::benchmark_summary(&ctx).is_some(),
+        "the run finished"
+    );
+    let saved = |extension: &str| {
+        std::fs::read_dir(&directory)
+            .expect("the directory")
+            .filter_map(Result::ok)
+            .filter(|entry| entry.path().extension().is_some_and(|e| e == extension))
+            .count()
+    };
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while saved("json") == 0 && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    // More frames hand nothing more over: the summary is saved once.
+    for _ in 0..50 {
+        frame(&ctx);
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(saved("json"), 1, "one summary saved");
+    assert_eq!(saved("csv"), 1, "with its frames");
+    let _ = std::fs::remove_dir_all(&directory);
+}

@@ -192,21 +192,7 @@ impl FpsMonitor {
     /// Draws the HUD on the current viewport for this pass.
     pub fn show(self, ctx: &egui::Context) {
         let viewport = ctx.viewport_id();
-        if ctx.current_pass_index() == 0 {
-            let pressed =
-                |key: Option<egui::Key>| key.is_some_and(|key| ctx.input(|i| i.key_pressed(key)));
-            if pressed(self.preset_key) {
-                FramePlugin::with(ctx, |plugin| plugin.cycle_rows(ctx, viewport));
-            }
-            if pressed(self.reset_key) {
-                FramePlugin::with(ctx, |plugin| plugin.reset(viewport));
-            }
-            if let Some((key, length)) = self.benchmark_key
-                && pressed(Some(key))
-            {
-                crate::api::benchmark::benchmark(ctx, length);
-            }
-        }
+        let export_pressed = self.handle_keys(ctx, viewport);
         let Some(HudDraw {
             mut view,
             rows,
@@ -257,7 +243,7 @@ impl FpsMonitor {
         if std::mem::take(&mut view.details_clicked) {
             details_open = !details_open;
         }
-        FramePlugin::with(ctx, |plugin| {
+        let new_summary = FramePlugin::with(ctx, |plugin| {
             plugin.end_draw(
                 viewport,
                 DrawOutcome {
@@ -265,18 +251,61 @@ impl FpsMonitor {
                     details_open,
                     resized,
                     started,
+                    take_new_summary: self.export_key.is_some(),
                 },
-            );
+            )
         });
+        self.export_if_asked(ctx, new_summary, export_pressed);
+    }
+
+    /// The preset, reset and benchmark keys, read once a frame in one look at egui's input
+    /// (pass 0 only: a redone pass sees the same presses again), and acted on. Returns whether
+    /// the export key was pressed.
+    fn handle_keys(&self, ctx: &egui::Context, viewport: egui::ViewportId) -> bool {
+        if ctx.current_pass_index() != 0 {
+            return false;
+        }
+        let keys = [
+            self.preset_key,
+            self.reset_key,
+            self.benchmark_key.map(|(key, _)| key),
+            self.export_key.as_ref().map(|(key, _)| *key),
+        ];
+        let [
+            preset_pressed,
+            reset_pressed,
+            benchmark_pressed,
+            export_pressed,
+        ] = ctx.input(|i| keys.map(|key| key.is_some_and(|key| i.key_pressed(key))));
+        if preset_pressed {
+            FramePlugin::with(ctx, |plugin| plugin.cycle_rows(ctx, viewport));
+        }
+        if reset_pressed {
+            FramePlugin::with(ctx, |plugin| plugin.reset(viewport));
+        }
+        if let Some((_, length)) = self.benchmark_key
+            && benchmark_pressed
+        {
+            crate::api::benchmark::benchmark(ctx, length);
+        }
+        export_pressed
+    }
+
+    /// With `export_on_key`: saves a benchmark summary that just finished, and the exports when
+    /// the key was pressed, both on background threads.
+    fn export_if_asked(
+        &self,
+        ctx: &egui::Context,
+        new_summary: Option<Arc<profiler_core::BenchmarkSummary>>,
+        export_pressed: bool,
+    ) {
         if let Some((_, directory)) = &self.export_key
-            && let Some(summary) =
-                FramePlugin::with(ctx, |plugin| plugin.take_new_benchmark_summary(viewport))
+            && let Some(summary) = new_summary
         {
             save_benchmark_in_background(summary, export_directory(directory.as_ref()));
         }
-        if let Some((key, directory)) = &self.export_key
-            && ctx.current_pass_index() == 0
-            && ctx.input(|i| i.key_pressed(*key))
+        if let Some((_, directory)) = &self.export_key
+            && export_pressed
         {
             match export_directory(directory.as_ref())
                 .map(|directory| crate::api::export::save_exports(ctx, directory))

@@ -176,9 +176,14 @@ impl FramePlugin {
     }
 
     /// The HUD's work for this pass after drawing: the view goes back, the details window's
-    /// state is kept, the time since the draw began is the HUD's cost.
-    pub(crate) fn end_draw(&mut self, viewport: egui::ViewportId, drawn: DrawOutcome) {
-        self.state_mut(viewport).end_draw(drawn);
+    /// state is kept, the time since the draw began is the HUD's cost; a benchmark summary
+    /// that finished since, when asked for.
+    pub(crate) fn end_draw(
+        &mut self,
+        viewport: egui::ViewportId,
+        drawn: DrawOutcome,
+    ) -> Option<std::sync::Arc<profiler_core::BenchmarkSummary>> {
+        self.state_mut(viewport).end_draw(drawn)
     }
 
     /// egui's output hook: the pass ends; an immediate child's closes its parent's nested
@@ -359,16 +364,6 @@ impl FramePlugin {
         viewport: egui::ViewportId,
     ) -> Option<std::sync::Arc<profiler_core::BenchmarkSummary>> {
         self.viewports.get(&viewport)?.benchmark_summary()
-    }
-
-    /// `viewport`'s benchmark summary that finished since the last call, once.
-    pub(crate) fn take_new_benchmark_summary(
-        &mut self,
-        viewport: egui::ViewportId,
-    ) -> Option<std::sync::Arc<profiler_core::BenchmarkSummary>> {
-        self.viewports
-            .get_mut(&viewport)?
-            .take_new_benchmark_summary()
     }
 
     /// Starts `viewport`'s readouts over (see [`ViewportState::reset`]).

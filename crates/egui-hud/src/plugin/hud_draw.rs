@@ -30,4 +30,7 @@ pub(crate) struct DrawOutcome {
     pub(crate) resized: bool,
     /// [`HudDraw::started`], handed back.
     pub(crate) started: Option<Duration>,
+    /// Whether a benchmark summary that finished since the last draw is wanted back (to be
+    /// saved beside the exports): taken under the same lock, not a third one.
+    pub(crate) take_new_summary: bool,
 }

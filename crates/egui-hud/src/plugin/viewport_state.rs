@@ -302,8 +302,14 @@ impl ViewportState {
     }
 
     /// After the HUD drew: the view comes back, the details window's state is kept, the time
-    /// since `started` is the HUD's cost, and a resize redoes the pass.
-    pub(crate) fn end_draw(&mut self, drawn: DrawOutcome) {
+    /// since `started` is the HUD's cost, and a resize redoes the pass. Returns a benchmark
+    /// summary that finished since the last call, when [`DrawOutcome::take_new_summary`] asks.
+    pub(crate) fn end_draw(&mut self, drawn: DrawOutcome) -> Option<Arc<BenchmarkSummary>> {
+        let new_summary = if drawn.take_new_summary {
+            self.take_new_benchmark_summary()
+        } else {
+            None
+        };
         self.view = Some(drawn.view);
         self.details_open = drawn.details_open;
         if let Some((frame, clock)) = self.frame_and_clock() {
@@ -312,6 +318,7 @@ impl ViewportState {
                 frame.add_cost_since(clock, started);
             }
         }
+        new_summary
     }
 
     /// A pass ended: the app's requests egui recorded for it (`causes`; the HUD's own, from
@@ -404,7 +411,7 @@ impl ViewportState {
     }
 
     /// The summary of a benchmark that finished since the last call (to be saved), once.
-    pub(crate) fn take_new_benchmark_summary(&mut self) -> Option<Arc<BenchmarkSummary>> {
+    fn take_new_benchmark_summary(&mut self) -> Option<Arc<BenchmarkSummary>> {
         let (summary, new) = self.benchmark_summary.as_mut()?;
         std::mem::take(new).then(|| Arc::clone(summary))
     }
