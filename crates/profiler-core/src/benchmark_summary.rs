@@ -2,6 +2,8 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::nearest_rank::nearest_rank;
+
 /// Three nearest-rank percentiles of a distribution of milliseconds.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MillisPercentiles {
@@ -18,10 +20,7 @@ impl MillisPercentiles {
     pub fn of(millis: &[f64]) -> Option<Self> {
         let mut sorted = millis.to_vec();
         sorted.sort_by(f64::total_cmp);
-        let at = |percent: usize| {
-            let rank = (percent * sorted.len()).div_ceil(100).max(1);
-            sorted.get(rank - 1).copied()
-        };
+        let at = |percent: usize| nearest_rank(&sorted, percent);
         Some(Self {
             p50: at(50)?,
             p95: at(95)?,

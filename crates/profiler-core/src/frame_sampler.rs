@@ -3,6 +3,7 @@ use std::time::Duration;
 
 use crate::label_table::LabelTable;
 use crate::latency_path::LatencyPath;
+use crate::nearest_rank::nearest_rank_index;
 use crate::presentation::{MatchedPresentation, PresentationOutcome};
 use crate::presentation_stats::PresentationStats;
 use crate::sample_ring::SampleRing;
@@ -629,7 +630,7 @@ fn nearest_rank(values: &mut [u64], percent: usize) -> u64 {
     if n == 0 {
         return 0;
     }
-    let index = (n * percent).div_ceil(100).clamp(1, n) - 1;
+    let index = nearest_rank_index(n, percent);
     *values.select_nth_unstable(index).1
 }
 

@@ -1,4 +1,5 @@
 use crate::latency_total::{LatencyEnd, LatencyTotal};
+use crate::nearest_rank::nearest_rank;
 use crate::sample_ring::SampleRing;
 use crate::{LatencyMarks, LatencyReading, LatencyStage};
 
@@ -62,8 +63,8 @@ impl LatencyPath {
             out.push(LatencyReading {
                 stage,
                 frames: scratch.len(),
-                p50: nearest_rank(scratch, 50),
-                p95: nearest_rank(scratch, 95),
+                p50: percentile(scratch, 50),
+                p95: percentile(scratch, 95),
                 max: scratch.last().map(|&nanos| to_duration(nanos)),
             });
         }
@@ -84,8 +85,8 @@ impl LatencyPath {
             end,
             frames: scratch.len(),
             frames_seen: self.had_request.len(),
-            p50: nearest_rank(scratch, 50)?,
-            p95: nearest_rank(scratch, 95)?,
+            p50: percentile(scratch, 50)?,
+            p95: percentile(scratch, 95)?,
             max: scratch.last().map(|&nanos| to_duration(nanos))?,
         })
     }
@@ -101,10 +102,9 @@ impl LatencyPath {
     }
 }
 
-/// The nearest-rank percentile of sorted `values`: the ⌈p·n/100⌉-th smallest.
-fn nearest_rank(sorted: &[i64], percent: usize) -> Option<std::time::Duration> {
-    let rank = (percent * sorted.len()).div_ceil(100).max(1);
-    sorted.get(rank - 1).map(|&nanos| to_duration(nanos))
+/// The nearest-rank percentile of sorted signed nanoseconds, as a duration.
+fn percentile(sorted: &[i64], percent: usize) -> Option<std::time::Duration> {
+    nearest_rank(sorted, percent).map(to_duration)
 }
 
 fn to_duration(nanos: i64) -> std::time::Duration {

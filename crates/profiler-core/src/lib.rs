@@ -64,6 +64,7 @@ mod latency_total;
 mod manual_clock;
 mod memory_counter;
 mod monotonic_clock;
+mod nearest_rank;
 pub mod presentation;
 mod presentation_reading;
 mod presentation_stats;

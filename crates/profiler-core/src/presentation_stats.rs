@@ -1,5 +1,6 @@
 use std::time::Duration;
 
+use crate::nearest_rank::nearest_rank;
 use crate::presentation::{MatchedPresentation, PresentationFlags, PresentationOutcome};
 use crate::presentation_reading::PresentationReading;
 use crate::sample_ring::SampleRing;
@@ -91,10 +92,7 @@ impl PresentationStats {
         scratch.clear();
         scratch.extend(self.displayed_nanos.iter());
         scratch.sort_unstable();
-        let rank = |percent: usize| {
-            let rank = (percent * scratch.len()).div_ceil(100).max(1);
-            scratch.get(rank - 1).map(|&n| Duration::from_nanos(n))
-        };
+        let rank = |percent: usize| nearest_rank(scratch, percent).map(Duration::from_nanos);
         let sum: u128 = scratch.iter().map(|&n| u128::from(n)).sum();
         let displayed_fps = (sum > 0).then(|| scratch.len() as f64 * 1e9 / sum as f64);
         let missed_refreshes = self.missed.iter().sum();
