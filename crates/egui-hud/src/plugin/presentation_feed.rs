@@ -42,6 +42,11 @@ impl PresentationFeed {
         }
     }
 
+    /// Whether the window has a presentation source (built, not stopped).
+    pub(crate) fn has_source(&self) -> bool {
+        self.source.is_some()
+    }
+
     /// Why there are no presentation times, once known.
     pub(crate) fn note(&self) -> Option<&Arc<str>> {
         self.note.as_ref()

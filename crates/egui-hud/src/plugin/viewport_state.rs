@@ -718,24 +718,27 @@ impl ViewportState {
         };
         let inside = self.phases.end_frame();
         let counted = sampler.record_frame(record) == FrameVerdict::Counted;
-        let committed = CommittedFrame {
-            sequence: self.frame_sequence,
-            committed_at: Instant::now(),
-            counted,
-            back_to_back: record.back_to_back,
-        };
-        let wanted = self
-            .chosen_rows
-            .unwrap_or(self.config.rows)
-            .rows()
-            .contains(HudRow::Displayed);
-        self.presentation.frame_committing(
-            committed,
-            wanted,
-            sampler,
-            &mut self.recorder,
-            &self.clock,
-        );
+        // Only with a presentation source: an app without one pays no clock read or row scan.
+        if self.presentation.has_source() {
+            let wanted = self
+                .chosen_rows
+                .unwrap_or(self.config.rows)
+                .rows()
+                .contains(HudRow::Displayed);
+            let committed = CommittedFrame {
+                sequence: self.frame_sequence,
+                committed_at: Instant::now(),
+                counted,
+                back_to_back: record.back_to_back,
+            };
+            self.presentation.frame_committing(
+                committed,
+                wanted,
+                sampler,
+                &mut self.recorder,
+                &self.clock,
+            );
+        }
         let previous_handoff = self.last_handoff.replace(ended_at);
         self.counted = counted.then(|| CountedFrame::of(self.frame_sequence, &record, inside));
         if counted {

@@ -48,6 +48,8 @@ const WP_PRESENTATION_VERSION: u32 = 1;
 /// The feedback source of one Wayland window.
 pub(super) struct WaylandSource {
     queue: EventQueue<Reports>,
+    /// The queue's handle, kept: each frame's feedback is made on it.
+    handle: QueueHandle<Reports>,
     reports: Reports,
     presentation: wp_presentation::WpPresentation,
     surface: wl_surface::WlSurface,
@@ -127,6 +129,7 @@ impl WaylandSource {
         reports.clock = check_clock(reports.clock_id)?;
         Ok(Self {
             queue,
+            handle,
             reports,
             presentation,
             surface,
@@ -135,9 +138,10 @@ impl WaylandSource {
 
     /// Asks for the feedback of the frame about to be committed.
     pub(super) fn frame_committing(&mut self, sequence: u64) {
-        let handle = self.queue.handle();
         // The object lives until its `presented` or `discarded` event (both destructors).
-        let _feedback = self.presentation.feedback(&self.surface, &handle, sequence);
+        let _feedback = self
+            .presentation
+            .feedback(&self.surface, &self.handle, sequence);
     }
 
     /// The reports dispatched since the last call, oldest first.
