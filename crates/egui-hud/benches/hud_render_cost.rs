@@ -7,8 +7,11 @@
 //! - `without`: no HUD, no GPU timer: the app alone;
 //! - `hidden`: the HUD shown for two seconds, then not called (GPU timer installed);
 //! - `shown, no timer`: the HUD without GPU timing (as on glow);
-//! - `shown`: the HUD with the GPU timer (the default on wgpu after `install`);
-//! - `all rows`: as `shown`, with two CPU phases and a known refresh rate (MISS).
+//! - `shown`: the HUD with the GPU timer (the default on wgpu after `install`), which times
+//!   at most 120 frames a second (`GpuSampling`'s default);
+//! - `every GPU frame`: as `shown`, the timer timing every frame (`GpuSampling::EveryFrame`);
+//! - `all rows`: as `shown`, with two CPU phases and a known refresh rate (MISS);
+//! - `compact` and `number only`: the other presets, as `shown`.
 //!
 //! Each column's CPU time per frame is split by stage of the frame (`run_ui` with the HUD's
 //! hooks and `fps_monitor`, tessellation, `update_buffers` with the callbacks' `prepare`, the
@@ -77,8 +80,10 @@ enum Column {
     Hidden,
     /// The full HUD without the GPU timer.
     ShownNoTimer,
-    /// The full HUD (every row it has here), with the timer.
+    /// The full HUD (every row it has here), with the timer and its default sampling.
     Shown,
+    /// The full HUD, the timer timing every frame (`GpuSampling::EveryFrame`).
+    ShownEveryFrame,
     /// The full HUD with every row the app can turn on (phases, a refresh rate).
     AllRows,
     /// The default preset, with the timer.
@@ -88,11 +93,12 @@ enum Column {
 }
 
 impl Column {
-    const ALL: [Self; 7] = [
+    const ALL: [Self; 8] = [
         Self::Without,
         Self::Hidden,
         Self::ShownNoTimer,
         Self::Shown,
+        Self::ShownEveryFrame,
         Self::AllRows,
         Self::Compact,
         Self::NumberOnly,
@@ -104,6 +110,7 @@ impl Column {
             Self::Hidden => "hidden",
             Self::ShownNoTimer => "shown, no timer",
             Self::Shown => "shown (full)",
+            Self::ShownEveryFrame => "every GPU frame",
             Self::AllRows => "all rows",
             Self::Compact => "compact",
             Self::NumberOnly => "number only",
@@ -116,6 +123,14 @@ impl Column {
 
     fn shows_hud(self) -> bool {
         !matches!(self, Self::Without | Self::Hidden)
+    }
+
+    fn gpu_sampling(self) -> egui_hud::GpuSampling {
+        if self == Self::ShownEveryFrame {
+            egui_hud::GpuSampling::EveryFrame
+        } else {
+            egui_hud::GpuSampling::default()
+        }
     }
 
     fn preset(self) -> egui_hud::HudPreset {
@@ -227,7 +242,7 @@ impl Target {
             ..Default::default()
         };
         let (slider, phases) = (&mut self.slider, self.phases.as_ref());
-        let preset = self.column.preset();
+        let (preset, sampling) = (self.column.preset(), self.column.gpu_sampling());
         let allocations_at_start = allocations();
         let start = Instant::now();
         let mut output = self.ctx.run_ui(input, |ui| {
@@ -244,6 +259,7 @@ impl Target {
                 egui_hud::FpsMonitor::new()
                     .sample_resources(false)
                     .preset(preset)
+                    .gpu_sampling(sampling)
                     .show(ui.ctx());
                 cost.show = before.elapsed();
                 cost.show_allocations = allocations() - allocated;
@@ -452,9 +468,13 @@ fn print_table(targets: &[Target], costs: &[Vec<FrameCost>]) {
     }
     if let Some(snapshot) = egui_hud::snapshot(&targets[3].ctx) {
         println!(
-            "  the shown HUD's own measure: {:.1} µs per frame (hud_cost_us); GPU: {:.1} µs",
+            "  the shown HUD's own measure: {:.1} µs per frame (hud_cost_us); GPU: {:.1} µs; \
+             GPU timed in {:.0}% of frames",
             snapshot.overlay_cost.map_or(f64::NAN, micros),
             snapshot.gpu_overlay_cost.map_or(f64::NAN, micros),
+            snapshot
+                .gpu_timed_share
+                .map_or(f64::NAN, |share| share * 100.0),
         );
     }
     println!("  refresh frames: mean by stage, and the HUD's share over `without`'s frames:");

@@ -106,6 +106,7 @@ pub use crate::api::install::{
     install_presentation_source, install_refresh_query, install_viewport_window, install_window,
 };
 pub use crate::api::readings::set_refresh_rate;
+pub use crate::gpu::gpu_sampling::GpuSampling;
 
 // Read the numbers.
 pub use crate::api::readings::{HudActivity, activity, snapshot, spikes, why};

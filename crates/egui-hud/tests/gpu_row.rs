@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use egui_hud::profiler_core::{LatencyEnd, LatencyReading, LatencyStage, Snapshot};
-use egui_hud::{EguiGpuTimer, FpsMonitor};
+use egui_hud::{EguiGpuTimer, FpsMonitor, GpuSampling};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use egui_kittest::wgpu::WgpuTestRenderer;
@@ -128,6 +128,13 @@ fn assert_the_huds_gpu_time_is_apart(snapshot: &Snapshot, labels: &[&str]) {
     assert!(hud_gpu > std::time::Duration::ZERO, "{hud_gpu:?}");
 }
 
+/// The HUD with its GPU timer timing every frame: these tests count frames' results.
+fn every_frame_hud() -> FpsMonitor {
+    FpsMonitor::new()
+        .sample_resources(false)
+        .gpu_sampling(GpuSampling::EveryFrame)
+}
+
 #[test]
 fn egui_and_app_passes_are_timed_and_a_hidden_hud_takes_no_slots() {
     let Some(render_state) = render_state_with_timestamps() else {
@@ -155,7 +162,7 @@ fn egui_and_app_passes_are_timed_and_a_hidden_hud_takes_no_slots() {
                 #[expect(clippy::disallowed_methods, reason = "the test app animates")]
                 ui.ctx().request_repaint();
                 if *shown {
-                    FpsMonitor::new().sample_resources(false).show(ui.ctx());
+                    every_frame_hud().show(ui.ctx());
                 }
             },
             true,
@@ -298,7 +305,7 @@ fn render_frame(
     let run_ui_start = std::time::Instant::now();
     let mut output = ctx.run_ui(input, |ui| {
         app(ui);
-        FpsMonitor::new().sample_resources(false).show(ui.ctx());
+        every_frame_hud().show(ui.ctx());
         snapshot = egui_hud::snapshot(ui.ctx());
     });
     LAST_RUN_UI.set(run_ui_start.elapsed());
@@ -727,5 +734,65 @@ fn assert_no_gpu_stages(without_gpu: &Snapshot) {
             (0, None),
             "{absent:?} is absent without the GPU timer"
         );
+    }
+}
+
+/// An app drawing back to back, faster than the GPU sampling rate: with the default (at most
+/// 120 timed frames a second, a frame timed when it begins 6.25 ms or more after the last
+/// timed one), the timer begins no more frames than the test's own measured time allows; with
+/// `GpuSampling::EveryFrame` it begins one for every frame the app drew.
+#[test]
+fn the_gpu_timer_samples_the_frames_of_an_app_drawing_faster_than_its_rate() {
+    const STEPS: u32 = 120;
+    for sampling in [GpuSampling::default(), GpuSampling::EveryFrame] {
+        let Some(render_state) = render_state_with_timestamps() else {
+            return;
+        };
+        let (device, queue) = (render_state.device.clone(), render_state.queue.clone());
+        let mut harness = Harness::builder()
+            .with_size(egui::vec2(160.0, 120.0))
+            .with_render_every_step(true)
+            .renderer(WgpuTestRenderer::from_render_state(render_state))
+            .with_context_setup(move |ctx| egui_hud::install_wgpu(ctx, &device, &queue))
+            .build_ui(move |ui| {
+                ui.label("app");
+                #[expect(clippy::disallowed_methods, reason = "the test app animates")]
+                ui.ctx().request_repaint();
+                FpsMonitor::new()
+                    .sample_resources(false)
+                    .gpu_sampling(sampling)
+                    .show(ui.ctx());
+            });
+        harness.run_steps(10); // the HUD's warm-up
+        let timer = egui_hud::gpu_timer(&harness.ctx).expect("installed");
+        let begun = |timer: &EguiGpuTimer| {
+            let stats = timer.timer().stats();
+            stats.timed_frames + stats.dropped_frames + timer.timer().frames_in_flight() as u64
+        };
+        let before = begun(&timer);
+        let start = std::time::Instant::now();
+        let mut frames: u32 = 0;
+        for _ in 0..STEPS {
+            harness.step();
+            frames += 1;
+        }
+        let elapsed = start.elapsed();
+        let timed_frames = begun(&timer) - before;
+        println!("{sampling:?}: {timed_frames} of {frames} frames timed in {elapsed:?}");
+        match sampling {
+            GpuSampling::EveryFrame => assert!(
+                timed_frames >= u64::from(frames),
+                "every frame is timed: {timed_frames} of {frames}"
+            ),
+            GpuSampling::AtMostPerSecond(_) => {
+                // One at the start, then one per 6.25 ms at most (a frame's own start is what
+                // is measured, so the test's interval bounds the timer's).
+                let allowed = 1 + u64::try_from(elapsed.as_micros() / 6_250).unwrap_or(u64::MAX);
+                assert!(
+                    (1..=allowed).contains(&timed_frames),
+                    "{timed_frames} frames timed in {elapsed:?}: at most {allowed} (120 a second, ¾ tolerance)"
+                );
+            }
+        }
     }
 }

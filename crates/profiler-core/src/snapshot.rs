@@ -94,6 +94,10 @@ pub struct Snapshot {
     /// GPU frames the timer could not time (its ring was full or a readback came late), since
     /// the timer was installed. Set by the integration that owns the timer; 0 without one.
     pub gpu_dropped_frames: u64,
+    /// The share of the app's frames the GPU timer timed since the previous refresh (0 to 1),
+    /// where the integration times a sample of them (egui-hud's `GpuSampling`); `None` without
+    /// a GPU timer. Set by the integration that owns the timer.
+    pub gpu_timed_share: Option<f64>,
     /// One entry per labelled GPU pass, in the order the labels were first seen.
     pub gpu_passes: Vec<DurationReading>,
     /// Mean CPU time per frame over the frames phases were reported for: the draw plus the
@@ -186,6 +190,7 @@ impl Snapshot {
             gpu_process_source: None,
             gpu_overlay_cost: None,
             gpu_dropped_frames: 0,
+            gpu_timed_share: None,
             gpu_passes: Vec::new(),
             cpu_frame: None,
             cpu_phases: Vec::new(),

@@ -101,6 +101,7 @@ pub(crate) fn to_json(snapshot: Option<&Snapshot>, run: &RunFacts<'_>) -> Value 
     // Added apart: one `json!` this long reaches the macro's recursion limit.
     snapshot["miss_from_refresh_counter"] = json!(s.miss_from_refresh_counter);
     snapshot["presentation"] = presentation_json(s);
+    snapshot["gpu_timed_share"] = json!(s.gpu_timed_share);
     snapshot["presentation_unavailable"] = json!(s.presentation_unavailable.as_deref());
     snapshot
 }

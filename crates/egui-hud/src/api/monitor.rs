@@ -3,6 +3,7 @@ use std::time::Duration;
 
 use profiler_core::Clock;
 
+use crate::gpu::gpu_sampling::GpuSampling;
 use crate::plugin::frame_plugin::FramePlugin;
 use crate::plugin::hud_config::ShowSettings;
 use crate::plugin::hud_draw::{DrawOutcome, HudDraw};
@@ -102,6 +103,17 @@ impl FpsMonitor {
     /// Allocates nothing: the list is copied into a fixed array.
     pub fn rows(mut self, rows: &[HudRow]) -> Self {
         self.settings.config.rows = RowChoice::Custom(RowList::new(rows));
+        self
+    }
+
+    /// Which of the app's frames the GPU timer times, on wgpu. Default
+    /// [`GpuSampling::AtMostPerSecond`] 120: every frame of an app drawing up to 120 frames a
+    /// second, a sample spread in time above that, so that the timer's CPU cost per second stays
+    /// bounded however fast the app draws. [`GpuSampling::EveryFrame`] times every frame (each
+    /// costs about 40 to 70 µs of CPU, see [`GpuSampling`]). Free; does nothing without a GPU
+    /// timer (glow, the web).
+    pub fn gpu_sampling(mut self, sampling: GpuSampling) -> Self {
+        self.settings.config.gpu_sampling = sampling;
         self
     }
 

@@ -3,6 +3,7 @@
 
 #[cfg(feature = "wgpu")]
 pub(crate) mod egui_gpu_timer;
+pub(crate) mod gpu_sampling;
 
 /// The label egui's own render pass is shown under in the GPU row.
 pub(crate) const EGUI_PASS_LABEL: &str = "egui";

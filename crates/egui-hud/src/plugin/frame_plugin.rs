@@ -4,6 +4,7 @@ use profiler_core::{Clock, FrameOrigin, ResourceMonitor};
 
 use crate::frame::frame_facts::FrameFacts;
 use crate::frame::frame_in_progress::FrameInProgress;
+use crate::gpu::gpu_sampling::GpuSampling;
 use crate::phases::cpu_phases::CpuPhases;
 use crate::plugin::display_watch::DisplayWatch;
 use crate::plugin::export_outcome::ExportOutcome;
@@ -156,7 +157,7 @@ impl FramePlugin {
                 state.record_paint(None);
             }
         }
-        self.collect_gpu_results(ctx, viewport);
+        self.collect_gpu_results(ctx, viewport, settings.config.gpu_sampling);
         if self.gpu_timing_unavailable {
             self.state_mut(viewport)
                 .set_unavailable_passes(&[crate::gpu::EGUI_PASS_LABEL]);
@@ -589,11 +590,17 @@ impl FramePlugin {
         not(feature = "wgpu"),
         expect(clippy::unused_self, reason = "only wgpu times GPU passes")
     )]
-    fn collect_gpu_results(&mut self, ctx: &egui::Context, viewport: egui::ViewportId) {
+    fn collect_gpu_results(
+        &mut self,
+        ctx: &egui::Context,
+        viewport: egui::ViewportId,
+        sampling: GpuSampling,
+    ) {
         #[cfg(feature = "wgpu")]
         if let Some(gpu) = self.gpu_timer.clone() {
             let state = self.state_mut(viewport);
-            let (apps, sequence) = (state.frame_is_apps(), state.frame_sequence());
+            let apps = state.frame_is_apps();
+            let (timed, sequence) = (state.gpu_times_frame(sampling), state.frame_sequence());
             if ctx.current_pass_index() == 0 {
                 state.record_painted(gpu.take_painted(viewport));
                 gpu.drain(!apps, |frame| {
@@ -603,8 +610,8 @@ impl FramePlugin {
                 });
                 gpu.keep_calibrated();
             }
-            gpu.stamp_frame(ctx, apps, sequence);
+            gpu.stamp_frame(ctx, timed, sequence);
         }
-        let _ = (ctx, viewport);
+        let _ = (ctx, viewport, sampling);
     }
 }

@@ -4,6 +4,7 @@ use std::time::Duration;
 use profiler_core::record::spike_threshold::SpikeThreshold;
 use profiler_core::{Clock, ConfigError, SamplerConfig};
 
+use crate::gpu::gpu_sampling::GpuSampling;
 use crate::view::row_choice::RowChoice;
 
 /// What a user tunes, set through [`FpsMonitor`](crate::FpsMonitor). Plain data.
@@ -21,6 +22,8 @@ pub(crate) struct HudConfig {
     pub(crate) spike_threshold: SpikeThreshold,
     /// The rows shown. Default [`HudPreset::Compact`](crate::HudPreset::Compact).
     pub(crate) rows: RowChoice,
+    /// Which frames the GPU timer times (wgpu). Default at most 120 a second.
+    pub(crate) gpu_sampling: GpuSampling,
 }
 
 impl HudConfig {
@@ -49,6 +52,7 @@ impl Default for HudConfig {
             offset: egui::vec2(-8.0, 8.0),
             spike_threshold: SpikeThreshold::default(),
             rows: RowChoice::default(),
+            gpu_sampling: GpuSampling::default(),
         }
     }
 }

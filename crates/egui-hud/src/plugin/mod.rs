@@ -6,6 +6,7 @@ pub(crate) mod benchmark_run;
 pub(crate) mod display_watch;
 pub(crate) mod export_outcome;
 pub(crate) mod frame_plugin;
+pub(crate) mod gpu_sampled;
 pub(crate) mod hud_config;
 pub(crate) mod hud_draw;
 pub(crate) mod presentation_feed;

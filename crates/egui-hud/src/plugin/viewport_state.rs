@@ -20,8 +20,11 @@ use profiler_core::{BenchmarkComparison, BenchmarkSummary};
 use crate::frame::frame_facts::{FrameFacts, Pacing};
 use crate::frame::frame_in_progress::FrameInProgress;
 use crate::frame::window_fingerprint::WindowFingerprint;
+#[cfg(feature = "wgpu")]
+use crate::gpu::gpu_sampling::GpuSampling;
 use crate::phases::cpu_phases::CpuPhases;
 use crate::plugin::benchmark_run::{BenchmarkRun, BenchmarkStep, summarize};
+use crate::plugin::gpu_sampled::GpuSampled;
 use crate::plugin::hud_config::{HudConfig, ShowSettings};
 use crate::plugin::hud_draw::DrawOutcome;
 use crate::plugin::presentation_feed::PresentationFeed;
@@ -75,6 +78,8 @@ pub(crate) struct ViewportState {
     gpu_clock_uncertainty: Option<Duration>,
     /// The HUD's own GPU drawing in the latest timed frame (left out of the app's GPU time).
     gpu_overlay_cost: Option<Duration>,
+    /// Which frames the GPU timer times, and what it chose so far.
+    gpu_sampled: GpuSampled,
     /// The app's CPU phases on this viewport (shared with the app's handles).
     phases: CpuPhases,
     /// The last frame the sampler counted, until its CPU time is reported at the next frame
@@ -162,6 +167,7 @@ impl Default for ViewportState {
             gpu_dropped_frames: 0,
             gpu_clock_uncertainty: None,
             gpu_overlay_cost: None,
+            gpu_sampled: GpuSampled::default(),
             phases: CpuPhases::default(),
             counted: None,
             recorder: FrameRecorder::new(0, SpikeThreshold::default()),
@@ -666,6 +672,7 @@ impl ViewportState {
             snapshot.apply_resources(&resources.request());
         }
         snapshot.gpu_dropped_frames = self.gpu_dropped_frames;
+        snapshot.gpu_timed_share = self.gpu_sampled.take_timed_share();
         snapshot.gpu_clock_uncertainty = self.gpu_clock_uncertainty;
         snapshot.gpu_overlay_cost = self.gpu_overlay_cost;
         snapshot.presentation_unavailable = self.presentation.note().cloned();
@@ -885,6 +892,19 @@ impl ViewportState {
     pub(crate) fn frame_is_apps(&self) -> bool {
         self.frame
             .is_some_and(|f| f.origin == Some(profiler_core::FrameOrigin::App))
+    }
+
+    #[cfg(feature = "wgpu")]
+    /// Whether the GPU timer times the frame in progress: the app's frames (not only the HUD's
+    /// tick), as many as `sampling` admits. Decided once a frame: every pass of it gets the
+    /// same answer.
+    pub(crate) fn gpu_times_frame(&mut self, sampling: GpuSampling) -> bool {
+        let apps = self.frame_is_apps();
+        let Some(frame) = self.frame else {
+            return false;
+        };
+        self.gpu_sampled
+            .decide(sampling, self.frame_sequence, frame.started, apps)
     }
 }
 

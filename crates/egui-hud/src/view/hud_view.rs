@@ -713,6 +713,13 @@ fn hover_text(snapshot: &Snapshot) -> String {
             format_duration(cost)
         ));
     }
+    if let Some(share) = snapshot.gpu_timed_share.filter(|&share| share < 1.0) {
+        lines.push(format!(
+            "GPU timed in {:.0}% of frames since the last refresh: a sample spread in time \
+             (FpsMonitor::gpu_sampling; LATENCY's GPU end only in timed frames)",
+            share * 100.0
+        ));
+    }
     if snapshot.gpu_dropped_frames > 0 {
         lines.push(format!(
             "{} GPU frames not timed (the timer's ring was full or a readback came late)",
@@ -1047,6 +1054,24 @@ mod tests {
         assert!(
             view.hover.contains("egui's pass cannot be timed here"),
             "the hover says why: {}",
+            view.hover
+        );
+    }
+
+    #[test]
+    fn the_hover_says_which_share_of_frames_the_gpu_timer_timed() {
+        let mut snapshot =
+            Snapshot::empty(profiler_core::FrameBudget::new(None).expect("no pinned budget"));
+        snapshot.gpu_frame = Some(Duration::from_micros(900));
+        let mut view = HudView::default();
+        snapshot.gpu_timed_share = Some(1.0);
+        view.set_readouts(&snapshot, None, &[]);
+        assert!(!view.hover.contains("GPU timed in"), "{}", view.hover);
+        snapshot.gpu_timed_share = Some(0.25);
+        view.set_readouts(&snapshot, None, &[]);
+        assert!(
+            view.hover.contains("GPU timed in 25% of frames"),
+            "a sample: the hover says so: {}",
             view.hover
         );
     }
