@@ -294,6 +294,7 @@ impl eframe::App for DemoApp {
             let hud = egui_hud::FpsMonitor::new()
                 .eframe_frame(frame)
                 .preset(egui_hud::HudPreset::Full)
+                .gpu_sampling(self.args.gpu_sampling)
                 .cycle_preset_on_key(egui::Key::F10)
                 .reset_on_key(egui::Key::F8)
                 .benchmark_on_key(egui::Key::F9, Duration::from_secs(10));

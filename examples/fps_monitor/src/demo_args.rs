@@ -2,7 +2,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 /// The demo's command line: `--seconds S`, `--backend glow|wgpu`, `--load N`, `--size WxH`,
-/// `--csv PATH`, `--trace PATH`.
+/// `--csv PATH`, `--trace PATH`, `--gpu-every-frame`.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct DemoArgs {
     /// Run this long from the first frame, print the HUD's snapshot as one JSON line and exit.
@@ -22,6 +22,9 @@ pub(crate) struct DemoArgs {
     pub(crate) benchmark: Option<(Duration, PathBuf)>,
     /// `--compare A B`: print the comparison of two saved benchmark runs and exit (no window).
     pub(crate) compare: Option<(PathBuf, PathBuf)>,
+    /// `--gpu-every-frame`: the GPU timer times every frame (`GpuSampling::EveryFrame`), not at
+    /// most 120 a second.
+    pub(crate) gpu_sampling: egui_hud::GpuSampling,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,7 +34,7 @@ pub(crate) enum Backend {
 }
 
 impl DemoArgs {
-    pub(crate) const USAGE: &str = "usage: fps_monitor [--seconds S [--csv PATH] [--trace PATH]] [--benchmark S --json PATH] [--backend wgpu|glow] [--load N] [--size WxH]\n       fps_monitor --compare A.json B.json";
+    pub(crate) const USAGE: &str = "usage: fps_monitor [--seconds S [--csv PATH] [--trace PATH]] [--benchmark S --json PATH] [--backend wgpu|glow] [--load N] [--size WxH] [--gpu-every-frame]\n       fps_monitor --compare A.json B.json";
 
     pub(crate) fn parse(mut args: impl Iterator<Item = String>) -> Result<Self, String> {
         let mut parsed = Self {
@@ -43,6 +46,7 @@ impl DemoArgs {
             trace: None,
             benchmark: None,
             compare: None,
+            gpu_sampling: egui_hud::GpuSampling::default(),
         };
         let mut benchmark_secs = None;
         let mut json = None;
@@ -100,6 +104,7 @@ impl DemoArgs {
                 }
                 "--csv" => parsed.csv = Some(PathBuf::from(value()?)),
                 "--trace" => parsed.trace = Some(PathBuf::from(value()?)),
+                "--gpu-every-frame" => parsed.gpu_sampling = egui_hud::GpuSampling::EveryFrame,
                 "--help" | "-h" => return Err(Self::USAGE.to_owned()),
                 other => return Err(format!("unknown argument {other}\n{}", Self::USAGE)),
             }
@@ -142,5 +147,13 @@ mod tests {
         );
         assert!(parse(&["--size", "640"]).is_err());
         assert!(parse(&["--size", "0x400"]).is_err());
+        assert_eq!(
+            parse(&["--gpu-every-frame"]).expect("valid").gpu_sampling,
+            egui_hud::GpuSampling::EveryFrame
+        );
+        assert_eq!(
+            parse(&[]).expect("defaults").gpu_sampling,
+            egui_hud::GpuSampling::default()
+        );
     }
 }

@@ -292,9 +292,14 @@ impl HudView {
             info
         });
         // A closure, not `on_hover_text`: the text is only built into a widget while hovered.
-        readout.on_hover_ui(|ui| {
-            ui.label(hover);
-        });
+        // Asked only while the pointer is over the readout: egui's tooltip machinery costs a
+        // few µs a frame even when it shows nothing, and this tooltip holds no widgets to move
+        // into.
+        if readout.contains_pointer() {
+            readout.on_hover_ui(|ui| {
+                ui.label(hover);
+            });
+        }
         if let Some(details) = layout.details {
             let control = ui.interact(
                 details.translate(origin.to_vec2()),
