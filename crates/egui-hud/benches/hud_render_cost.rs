@@ -22,57 +22,26 @@
 //! `cargo bench -p egui-hud --bench hud_render_cost` prints the table (needs a Vulkan adapter:
 //! lavapipe here, any GPU elsewhere; `EGUI_HUD_BENCH_SIZE=WxH` sets the target size, default
 //! 860x520, the demo's window). Under `cargo test` it runs a few frames only, as a smoke test.
-#![expect(
-    unsafe_code,
-    reason = "a counting global allocator observes allocations"
-)]
 #![expect(clippy::print_stdout, reason = "a bench binary prints its figures")]
 #![expect(
     clippy::cast_precision_loss,
     reason = "per-frame means and allocation counts in a benchmark"
 )]
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+#[path = "support/counting_allocator.rs"]
+mod counting_allocator;
 #[path = "support/typical_ui.rs"]
 mod typical_ui;
+use counting_allocator::{CountingAllocator, allocations};
 use typical_ui::typical_ui;
 
 use egui_hud::profiler_core;
 
-struct CountingAllocator;
-
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
-
-// SAFETY: forwards to the system allocator unchanged; only counts calls.
-unsafe impl GlobalAlloc for CountingAllocator {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: same contract as the caller's.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as the caller's.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: same contract as the caller's.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
 #[global_allocator]
 static GLOBAL: CountingAllocator = CountingAllocator;
-
-fn allocations() -> u64 {
-    ALLOCATIONS.load(Ordering::Relaxed)
-}
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Column {
