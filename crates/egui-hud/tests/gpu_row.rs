@@ -15,6 +15,15 @@ use egui_kittest::kittest::Queryable as _;
 use egui_kittest::wgpu::WgpuTestRenderer;
 use wgpu::util::DeviceExt as _;
 
+/// Holds the lock that runs this file's tests one at a time. lavapipe renders on the CPU, so
+/// one test's rendering would lengthen another's GPU passes while it measures them (the latency
+/// test compares the `gpu` stage with egui's pass: 3 of 8 runs failed with all four in parallel).
+fn one_gpu_test_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    static GPU: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    GPU.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 /// A render state whose device has every timestamp feature the adapter offers, or `None`.
 fn render_state_with_timestamps() -> Option<egui_wgpu::RenderState> {
     let mut setup = egui_kittest::wgpu::default_wgpu_setup();
@@ -137,6 +146,7 @@ fn every_frame_hud() -> FpsMonitor {
 
 #[test]
 fn egui_and_app_passes_are_timed_and_a_hidden_hud_takes_no_slots() {
+    let _one_at_a_time = one_gpu_test_at_a_time();
     let Some(render_state) = render_state_with_timestamps() else {
         return;
     };
@@ -361,6 +371,7 @@ fn render_frame(
 /// viewport's passes and egui pass, not the other's.
 #[test]
 fn each_viewport_gets_its_own_gpu_passes() {
+    let _one_at_a_time = one_gpu_test_at_a_time();
     let Some(render_state) = render_state_with_timestamps() else {
         return;
     };
@@ -464,6 +475,7 @@ const OVERDRAW: usize = 12;
 /// places are absent, not zero.
 #[test]
 fn latency_stages_place_a_cpu_spin_and_a_gpu_workload() {
+    let _one_at_a_time = one_gpu_test_at_a_time();
     let Some(render_state) = render_state_with_timestamps() else {
         return;
     };
@@ -744,6 +756,7 @@ fn assert_no_gpu_stages(without_gpu: &Snapshot) {
 #[test]
 fn the_gpu_timer_samples_the_frames_of_an_app_drawing_faster_than_its_rate() {
     const STEPS: u32 = 120;
+    let _one_at_a_time = one_gpu_test_at_a_time();
     for sampling in [GpuSampling::default(), GpuSampling::EveryFrame] {
         let Some(render_state) = render_state_with_timestamps() else {
             return;
