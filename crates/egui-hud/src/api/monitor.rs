@@ -219,16 +219,11 @@ impl FpsMonitor {
             return;
         };
         let area_id = egui::Id::unique(("egui_hud_area", viewport));
-        let area = egui::Area::new(area_id)
-            .order(egui::Order::Foreground)
-            .anchor(anchor, offset)
-            // A fade-in asks for immediate repaints for 0.2 s: frames the HUD would then count.
-            .fade_in(false)
-            .interactable(true);
+        let layer = egui::LayerId::new(egui::Order::Foreground, area_id);
         // egui hit-tests at the start of a pass, so a click is known before the HUD is laid out.
-        // The anchored area is placed by its previous size: after a click the pass is redone so
-        // the new size is not drawn for one frame at the old place. Only pass 0 applies a click:
-        // the redone pass sees the same one again.
+        // The HUD is placed by its size in this pass (it lays itself out first), but egui's
+        // hit test of the next pass uses this pass's place: after a click that resizes it the
+        // pass is redone. Only pass 0 applies a click: the redone pass sees the same one again.
         view.set_rows(rows);
         let readout_id = HudView::readout_id(viewport);
         let resized = ctx.current_pass_index() == 0
@@ -240,10 +235,8 @@ impl FpsMonitor {
         }
         // On wgpu, the HUD's own GPU drawing is stamped apart and left out of the app's.
         #[cfg(feature = "wgpu")]
-        let close_gpu_stamps = gpu_timer.and_then(|gpu| {
-            gpu.bracket_hud_layer(ctx, egui::LayerId::new(egui::Order::Foreground, area_id))
-        });
-        area.show(ctx, |ui| view.ui(ui, readout_id));
+        let close_gpu_stamps = gpu_timer.and_then(|gpu| gpu.bracket_hud_layer(ctx, layer));
+        draw_on_layer(ctx, layer, anchor, offset, &mut view, readout_id);
         #[cfg(feature = "wgpu")]
         if let Some(close) = close_gpu_stamps {
             close(ctx);
@@ -330,6 +323,51 @@ impl FpsMonitor {
             }
         }
     }
+}
+
+/// Draws `view` on its own foreground layer, anchored to a corner of the viewport, and registers
+/// the layer with egui's areas so that egui's hit test finds the HUD's widgets above the app's.
+/// Not an `egui::Area`: the HUD knows its size before it draws, and an area's state, its own
+/// widget and its `Ui` cost four allocations and a few µs a frame.
+fn draw_on_layer(
+    ctx: &egui::Context,
+    layer: egui::LayerId,
+    anchor: egui::Align2,
+    offset: egui::Vec2,
+    view: &mut HudView,
+    readout_id: egui::Id,
+) {
+    use egui::emath::GuiRounding as _;
+
+    let Some(size) = view.prepare(&ctx.layer_painter(layer)) else {
+        return;
+    };
+    let screen = ctx.content_rect();
+    let top_left = (anchor.align_size_within_rect(size, screen).left_top() + offset)
+        .min(screen.max - size)
+        .max(screen.min)
+        .round_to_pixels(ctx.pixels_per_point())
+        .round_ui();
+    let rect = egui::Rect::from_min_size(top_left, size);
+    let mut ui = egui::Ui::new(
+        ctx.clone(),
+        layer.id,
+        egui::UiBuilder::new().layer_id(layer).max_rect(rect),
+    );
+    ui.set_clip_rect(screen);
+    view.ui(&mut ui, readout_id);
+    ctx.memory_mut(|memory| {
+        memory.areas_mut().set_state(
+            layer,
+            egui::AreaState {
+                pivot_pos: Some(rect.min),
+                pivot: egui::Align2::LEFT_TOP,
+                size: Some(rect.size()),
+                interactable: true,
+                last_became_visible_at: None,
+            },
+        );
+    });
 }
 
 /// Where exports go: the directory given, else the executable's.

@@ -255,11 +255,19 @@ impl HudView {
         }
     }
 
-    /// Draws the HUD into `ui`; the main readout senses clicks under `readout_id`.
-    pub(crate) fn ui(&mut self, ui: &mut egui::Ui, readout_id: egui::Id) {
-        let dark_mode = ui.visuals().dark_mode;
+    /// Lays the HUD out for `painter`'s layer if anything it shows changed (else free) and
+    /// returns its size, so that it can be placed before it is drawn. `None` before the first
+    /// layout.
+    pub(crate) fn prepare(&mut self, painter: &egui::Painter) -> Option<egui::Vec2> {
+        let dark_mode = painter.ctx().global_style().visuals.dark_mode;
         let palette = HudPalette::for_theme(dark_mode);
-        self.ensure_layout(ui, dark_mode, &palette);
+        self.ensure_layout(painter, dark_mode, &palette);
+        self.layout.as_ref().map(|layout| layout.size)
+    }
+
+    /// Draws the HUD laid out by [`Self::prepare`] into `ui`; the main readout senses clicks
+    /// under `readout_id`.
+    pub(crate) fn ui(&mut self, ui: &mut egui::Ui, readout_id: egui::Id) {
         let value = self.main_value();
         let (mode, hover) = (self.mode, &self.hover);
         let Some(layout) = &mut self.layout else {
@@ -311,9 +319,9 @@ impl HudView {
         }
     }
 
-    fn ensure_layout(&mut self, ui: &egui::Ui, dark_mode: bool, palette: &HudPalette) {
-        let pixels_per_point = ui.pixels_per_point();
-        let (font_image_size, sentinel) = ui.ctx().fonts_mut(|fonts| {
+    fn ensure_layout(&mut self, painter: &egui::Painter, dark_mode: bool, palette: &HudPalette) {
+        let pixels_per_point = painter.pixels_per_point();
+        let (font_image_size, sentinel) = painter.ctx().fonts_mut(|fonts| {
             let sentinel =
                 fonts.layout_no_wrap("0".to_owned(), FontId::monospace(10.0), palette.dim);
             (fonts.font_image_size(), sentinel)
@@ -336,10 +344,9 @@ impl HudView {
         if !same_look {
             self.text.clear();
         }
-        let painter = ui.painter();
         let tessellator = egui::epaint::Tessellator::new(
             pixels_per_point,
-            ui.ctx().tessellation_options(|o| *o),
+            painter.ctx().tessellation_options(|o| *o),
             font_image_size,
             Vec::new(), // no circles
         );
@@ -975,7 +982,10 @@ mod tests {
     /// The HUD's mesh after one pass that draws `view`.
     fn drawn_mesh(ctx: &egui::Context, view: &mut HudView) -> Arc<egui::Mesh> {
         let id = egui::Id::unique("readout");
-        let mut output = ctx.run_ui(egui::RawInput::default(), |ui| view.ui(ui, id));
+        let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
+            view.prepare(ui.painter());
+            view.ui(ui, id);
+        });
         output.textures_delta.clear(); // nothing paints here
         let layout = view.layout.as_ref().expect("laid out");
         Arc::clone(&layout.mesh)
