@@ -33,9 +33,12 @@ use std::time::{Duration, Instant};
 
 #[path = "support/counting_allocator.rs"]
 mod counting_allocator;
+#[path = "support/render_bench_setup.rs"]
+mod render_bench_setup;
 #[path = "support/typical_ui.rs"]
 mod typical_ui;
 use counting_allocator::{CountingAllocator, allocations};
+use render_bench_setup::{frames_and_rounds, micros, target_size};
 use typical_ui::typical_ui;
 
 use egui_hud::profiler_core;
@@ -328,20 +331,9 @@ fn mean(frames: &[FrameCost]) -> FrameCost {
     }
 }
 
-fn micros(d: Duration) -> f64 {
-    d.as_secs_f64() * 1e6
-}
-
 fn main() {
-    let benchmarking = std::env::args().any(|a| a == "--bench");
-    let (frames_per_round, rounds) = if benchmarking { (60, 15) } else { (2, 1) };
-    let size = std::env::var("EGUI_HUD_BENCH_SIZE")
-        .ok()
-        .and_then(|s| {
-            let (w, h) = s.split_once('x')?;
-            Some([w.parse().ok()?, h.parse().ok()?])
-        })
-        .unwrap_or([860, 520]);
+    let (frames_per_round, rounds) = frames_and_rounds();
+    let size = target_size();
     let render_state = render_state();
     let info = render_state.adapter.get_info();
     let mut targets: Vec<Target> = Column::ALL

@@ -20,6 +20,9 @@
 #[path = "support/counting_allocator.rs"]
 mod counting_allocator;
 #[cfg(target_os = "linux")]
+#[path = "support/render_bench_setup.rs"]
+mod render_bench_setup;
+#[cfg(target_os = "linux")]
 #[path = "support/typical_ui.rs"]
 mod typical_ui;
 
@@ -57,6 +60,7 @@ mod glow_bench {
     use egui_hud::profiler_core::Snapshot;
 
     use crate::counting_allocator::allocations;
+    use crate::render_bench_setup::{frames_and_rounds, micros, target_size};
     use crate::typical_ui::typical_ui;
 
     #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -263,20 +267,9 @@ mod glow_bench {
         }
     }
 
-    fn micros(d: Duration) -> f64 {
-        d.as_secs_f64() * 1e6
-    }
-
     pub(crate) fn run() -> Result<(), String> {
-        let benchmarking = std::env::args().any(|a| a == "--bench");
-        let (frames_per_round, rounds) = if benchmarking { (60, 15) } else { (2, 1) };
-        let size = std::env::var("EGUI_HUD_BENCH_SIZE")
-            .ok()
-            .and_then(|s| {
-                let (w, h) = s.split_once('x')?;
-                Some([w.parse().ok()?, h.parse().ok()?])
-            })
-            .unwrap_or([860, 520]);
+        let (frames_per_round, rounds) = frames_and_rounds();
+        let size = target_size();
         let mut gl = headless_gl(size)?;
         // SAFETY: a plain GL query on the current context.
         let renderer = unsafe { gl.gl.get_parameter_string(glow::RENDERER) };
