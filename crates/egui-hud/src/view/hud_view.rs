@@ -49,7 +49,7 @@ pub(crate) struct HudView {
     /// frames, path order (a breakdown: its width is not the LATENCY row's value).
     latency_p50: Vec<(LatencyStage, Duration)>,
     layout: Option<Layout>,
-    /// A one-glyph galley laid out through egui's galley cache every pass. egui empties that
+    /// An empty galley laid out through egui's galley cache every pass. egui empties that
     /// cache exactly when galleys stop being valid (the font atlas was full and cleared, text
     /// options or fonts changed); a different `Arc` back means the kept layout points into an
     /// old atlas and must be redone before it is painted.
@@ -321,9 +321,9 @@ impl HudView {
 
     fn ensure_layout(&mut self, painter: &egui::Painter, dark_mode: bool, palette: &HudPalette) {
         let pixels_per_point = painter.pixels_per_point();
+        // An empty job: found in egui's cache without a `String` or a section to allocate.
         let (font_image_size, sentinel) = painter.ctx().fonts_mut(|fonts| {
-            let sentinel =
-                fonts.layout_no_wrap("0".to_owned(), FontId::monospace(10.0), palette.dim);
+            let sentinel = fonts.layout_job(egui::text::LayoutJob::default());
             (fonts.font_image_size(), sentinel)
         });
         let atlas_kept = self
@@ -1184,5 +1184,18 @@ mod tests {
         });
         let after = drawn_mesh(&ctx, &mut view);
         assert!(!Arc::ptr_eq(&first, &after), "laid out again");
+        let kept = drawn_mesh(&ctx, &mut view);
+        assert!(Arc::ptr_eq(&after, &kept), "kept again");
+        // New fonts: egui makes new `Fonts`, with empty galley caches.
+        let mut fonts = egui::FontDefinitions::default();
+        if let Some(monospace) = fonts.families.get_mut(&egui::FontFamily::Monospace) {
+            monospace.reverse();
+        }
+        ctx.set_fonts(fonts);
+        let with_new_fonts = drawn_mesh(&ctx, &mut view);
+        assert!(
+            !Arc::ptr_eq(&kept, &with_new_fonts),
+            "laid out again with the new fonts"
+        );
     }
 }

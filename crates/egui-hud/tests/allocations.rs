@@ -1,0 +1,125 @@
+//! What the shown HUD allocates on the UI thread in the frames between its refreshes: the
+//! frame path must not allocate (an allocation a frame is the HUD measuring itself).
+#![expect(
+    unsafe_code,
+    reason = "a counting global allocator is the only way to observe allocations"
+)]
+#![expect(clippy::disallowed_methods, reason = "the test app animates")]
+#![expect(clippy::expect_used, reason = "test helpers fail loudly")]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::sync::Arc;
+use std::time::Duration;
+
+use egui_hud::profiler_core::{Clock, ManualClock, Snapshot};
+use egui_hud::{FpsMonitor, HudPreset};
+
+/// Counts the allocations (and reallocations) of the thread that makes them: the tests in this
+/// file run on their own threads, so each sees only its own.
+struct ThreadCountingAllocator;
+
+thread_local! {
+    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+}
+
+fn count_one() {
+    // `try_with`: the thread's counter is gone while the thread itself is torn down.
+    let _ = ALLOCATIONS.try_with(|count| count.set(count.get() + 1));
+}
+
+fn allocations() -> u64 {
+    ALLOCATIONS.with(Cell::get)
+}
+
+// SAFETY: forwards to the system allocator unchanged; only counts calls.
+unsafe impl GlobalAlloc for ThreadCountingAllocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count_one();
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count_one();
+        // SAFETY: same contract as the caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: ThreadCountingAllocator = ThreadCountingAllocator;
+
+/// Allocations inside each `fps_monitor` call of the frames that did not refresh the readouts,
+/// after `warm_up` frames: an animating app (a repaint request every frame) drawing 4 ms frames
+/// at 60 Hz on a manual clock, showing `preset`.
+fn allocations_between_refreshes(preset: HudPreset, warm_up: usize, frames: usize) -> Vec<u64> {
+    let ctx = egui::Context::default();
+    let clock = Arc::new(ManualClock::new());
+    let as_clock: Arc<dyn Clock> = Arc::clone(&clock) as Arc<dyn Clock>;
+    let mut last: Option<Snapshot> = None;
+    let mut counts = Vec::new();
+    for frame in 0..warm_up + frames {
+        let mut inside = 0;
+        let input = egui::RawInput {
+            time: Some(clock.now().as_secs_f64()),
+            screen_rect: Some(egui::Rect::from_min_size(
+                egui::Pos2::ZERO,
+                egui::vec2(800.0, 600.0),
+            )),
+            ..Default::default()
+        };
+        let mut output = ctx.run_ui(input, |ui| {
+            ui.label("an app");
+            clock.advance(Duration::from_millis(4));
+            ui.ctx().request_repaint();
+            let before = allocations();
+            FpsMonitor::new()
+                .clock(Arc::clone(&as_clock))
+                .sample_resources(false)
+                .preset(preset)
+                .show(ui.ctx());
+            inside = allocations() - before;
+        });
+        output.textures_delta.clear(); // nothing paints here
+        clock.advance(Duration::from_millis(12));
+        let snapshot = egui_hud::snapshot(&ctx);
+        let refreshed = snapshot != last;
+        last = snapshot;
+        if frame >= warm_up && !refreshed {
+            counts.push(inside);
+        }
+    }
+    assert!(
+        last.is_some(),
+        "the HUD sampled and refreshed during the run"
+    );
+    counts
+}
+
+/// egui's `Ui::new` allocates its `UiStack` (an `Arc`): the one allocation the HUD's widgets
+/// cannot avoid, since egui creates widgets only through a `Ui`.
+const EGUI_UI_ALLOCATIONS: u64 = 1;
+
+#[test]
+fn the_shown_hud_allocates_nothing_of_its_own_between_refreshes() {
+    for preset in [HudPreset::NumberOnly, HudPreset::Compact, HudPreset::Full] {
+        let counts = allocations_between_refreshes(preset, 120, 120);
+        assert!(
+            counts.len() > 100,
+            "{preset:?}: most frames do not refresh ({} did not)",
+            counts.len()
+        );
+        let worst = counts.iter().copied().max().expect("frames were counted");
+        assert!(
+            worst <= EGUI_UI_ALLOCATIONS,
+            "{preset:?}: fps_monitor allocated up to {worst} times in a frame between refreshes \
+             (egui's Ui: {EGUI_UI_ALLOCATIONS}); per frame: {counts:?}"
+        );
+    }
+}
