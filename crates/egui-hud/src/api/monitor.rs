@@ -10,6 +10,7 @@ use crate::plugin::hud_draw::{DrawOutcome, HudDraw};
 use crate::view::hud_preset::HudPreset;
 use crate::view::hud_row::HudRow;
 use crate::view::hud_view::HudView;
+use crate::view::layer_widgets::LayerWidgets;
 use crate::view::row_choice::RowChoice;
 use crate::view::row_list::RowList;
 
@@ -328,7 +329,8 @@ impl FpsMonitor {
 /// Draws `view` on its own foreground layer, anchored to a corner of the viewport, and registers
 /// the layer with egui's areas so that egui's hit test finds the HUD's widgets above the app's.
 /// Not an `egui::Area`: the HUD knows its size before it draws, and an area's state, its own
-/// widget and its `Ui` cost four allocations and a few µs a frame.
+/// widget and its `Ui` cost four allocations and a few µs a frame; and no `Ui` of its own in a
+/// steady pass either (see [`LayerWidgets`]).
 fn draw_on_layer(
     ctx: &egui::Context,
     layer: egui::LayerId,
@@ -349,13 +351,10 @@ fn draw_on_layer(
         .round_to_pixels(ctx.pixels_per_point())
         .round_ui();
     let rect = egui::Rect::from_min_size(top_left, size);
-    let mut ui = egui::Ui::new(
-        ctx.clone(),
-        layer.id,
-        egui::UiBuilder::new().layer_id(layer).max_rect(rect),
-    );
-    ui.set_clip_rect(screen);
-    view.ui(&mut ui, readout_id);
+    let painter = ctx.layer_painter(layer).with_clip_rect(screen);
+    let mut widgets = LayerWidgets::new(ctx, layer, screen);
+    view.draw(&painter, &mut widgets, rect.min, readout_id);
+    drop(widgets); // a `Ui` made for a new widget registers itself as it is dropped
     ctx.memory_mut(|memory| {
         memory.areas_mut().set_state(
             layer,

@@ -9,6 +9,7 @@ use crate::repaint::why_reading::WhyReading;
 use crate::view::benchmark_status::BenchmarkStatus;
 use crate::view::hud_palette::HudPalette;
 use crate::view::hud_row::HudRow;
+use crate::view::layer_widgets::LayerWidgets;
 use crate::view::main_readout::MainReadout;
 use crate::view::readout_row::{ReadoutRow, format_duration, format_percent};
 use crate::view::row_list::RowList;
@@ -265,16 +266,21 @@ impl HudView {
         self.layout.as_ref().map(|layout| layout.size)
     }
 
-    /// Draws the HUD laid out by [`Self::prepare`] into `ui`; the main readout senses clicks
-    /// under `readout_id`.
-    pub(crate) fn ui(&mut self, ui: &mut egui::Ui, readout_id: egui::Id) {
+    /// Draws the HUD laid out by [`Self::prepare`] with `painter` (on the HUD's layer), its
+    /// top-left corner at `origin`; the main readout senses clicks under `readout_id`.
+    pub(crate) fn draw(
+        &mut self,
+        painter: &egui::Painter,
+        widgets: &mut LayerWidgets<'_>,
+        origin: egui::Pos2,
+        readout_id: egui::Id,
+    ) {
         let value = self.main_value();
         let (mode, hover) = (self.mode, &self.hover);
         let Some(layout) = &mut self.layout else {
+            debug_assert!(false, "prepare lays the HUD out before it is drawn");
             return;
         };
-        let (rect, body) = ui.allocate_exact_size(layout.size, Sense::hover());
-        let origin = rect.min;
         let mesh = match &layout.placed {
             Some((at, mesh)) if *at == origin => Arc::clone(mesh),
             _ => {
@@ -285,11 +291,16 @@ impl HudView {
                 mesh
             }
         };
-        ui.painter().add(egui::Shape::Mesh(mesh));
+        painter.add(egui::Shape::Mesh(mesh));
+        let body = widgets.widget(
+            egui::Rect::from_min_size(origin, layout.size),
+            readout_id.with("body"),
+            Sense::hover(),
+        );
         if !layout.rows_text.is_empty() {
             body.widget_info(|| egui::WidgetInfo::labeled(Role::Label, true, &layout.rows_text));
         }
-        let readout = ui.interact(
+        let readout = widgets.widget(
             layout.readout.translate(origin.to_vec2()),
             readout_id,
             Sense::click(),
@@ -309,7 +320,7 @@ impl HudView {
             });
         }
         if let Some(details) = layout.details {
-            let control = ui.interact(
+            let control = widgets.widget(
                 details.translate(origin.to_vec2()),
                 readout_id.with("details"),
                 Sense::click(),
@@ -984,7 +995,8 @@ mod tests {
         let id = egui::Id::unique("readout");
         let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
             view.prepare(ui.painter());
-            view.ui(ui, id);
+            let mut widgets = LayerWidgets::new(ui.ctx(), ui.layer_id(), ui.clip_rect());
+            view.draw(ui.painter(), &mut widgets, ui.min_rect().min, id);
         });
         output.textures_delta.clear(); // nothing paints here
         let layout = view.layout.as_ref().expect("laid out");
