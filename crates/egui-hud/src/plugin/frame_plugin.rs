@@ -163,6 +163,7 @@ impl FramePlugin {
                 .set_unavailable_passes(&[crate::gpu::EGUI_PASS_LABEL]);
         }
         self.refresh_if_due(ctx, viewport, now_secs);
+        self.state_mut(viewport).ensure_hover(ctx, viewport);
         let state = self.state_mut(viewport);
         Some(HudDraw {
             details: state.details(),

@@ -38,6 +38,7 @@ use crate::view::details_window::DetailsData;
 use crate::view::hud_preset::HudPreset;
 use crate::view::hud_row::HudRow;
 use crate::view::hud_view::HudView;
+use crate::view::readout_hover::ReadoutHover;
 use crate::view::row_choice::RowChoice;
 use crate::view::row_list::RowList;
 
@@ -654,6 +655,29 @@ impl ViewportState {
             .map_or(0.0, |since| now_secs - since)
     }
 
+    /// Builds the view's hover text from the last refresh's readouts, if the pointer is over
+    /// the HUD and it was not built since: a refresh leaves it to be built, since most are never
+    /// hovered.
+    pub(crate) fn ensure_hover(&mut self, ctx: &egui::Context, viewport: egui::ViewportId) {
+        let (Some(view), Some(snapshot)) = (&mut self.view, &self.displayed) else {
+            return;
+        };
+        if !view.lacks_hover()
+            || !ctx
+                .read_response(HudView::body_id(viewport))
+                .is_some_and(|body| body.contains_pointer())
+        {
+            return;
+        }
+        let hover = ReadoutHover {
+            snapshot,
+            why: self.why.as_ref(),
+            unavailable_passes: self.unavailable_passes,
+            log: Some(self.recorder.log()),
+        };
+        view.set_hover(hover.text());
+    }
+
     /// Refreshes the readouts from the sampler (and the resource thread's latest reading);
     /// `export_note` says how the latest background export went, for a few seconds.
     pub(crate) fn refresh(&mut self, resources: &ResourceMonitor, export_note: Option<&str>) {
@@ -685,8 +709,8 @@ impl ViewportState {
             } else {
                 view.set_plot(log.retained().iter().map(|t| t.draw), snapshot.budget);
             }
-            view.set_readouts(&snapshot, self.why.as_ref(), self.unavailable_passes);
-            view.set_notes(log, snapshot.budget, export_note, benchmark.as_ref());
+            view.set_readouts(&snapshot, self.why.as_ref());
+            view.set_notes(log, export_note, benchmark.as_ref());
         }
         self.displayed = Some(snapshot);
     }

@@ -1,9 +1,8 @@
-use std::fmt::Write as _;
 use std::sync::Arc;
 use std::time::Duration;
 
 use egui::{FontId, Galley, Role, Sense, Stroke, pos2, vec2};
-use profiler_core::{Bound, LatencyEnd, LatencyStage, Snapshot};
+use profiler_core::{LatencyStage, Snapshot};
 
 use crate::repaint::why_reading::WhyReading;
 use crate::view::benchmark_status::BenchmarkStatus;
@@ -36,7 +35,9 @@ pub(crate) struct HudView {
     rows: Vec<ReadoutRow>,
     max_fps: Option<f64>,
     fps: Option<f64>,
-    hover: String,
+    /// The readout's hover text for the last refresh; `None` until the pointer comes over the HUD
+    /// after it (see [`Self::set_hover`]).
+    hover: Option<String>,
     /// Retained draw times in ms, oldest first, and the budget, at the last refresh.
     plot_millis: Vec<f32>,
     plot_budget_millis: f32,
@@ -106,6 +107,23 @@ impl HudView {
         egui::Id::unique(("egui_hud_main_readout", viewport))
     }
 
+    /// The whole HUD's widget id on `viewport` (its rows, for screen readers): the pointer over
+    /// it is what makes the hover text worth building.
+    pub(crate) fn body_id(viewport: egui::ViewportId) -> egui::Id {
+        Self::readout_id(viewport).with("body")
+    }
+
+    /// Whether the hover text of the last refresh is still to be built.
+    pub(crate) fn lacks_hover(&self) -> bool {
+        self.hover.is_none()
+    }
+
+    /// The hover text of the last refresh ([`crate::view::readout_hover::ReadoutHover`]), built
+    /// by the owner of the readouts when the pointer is over the HUD.
+    pub(crate) fn set_hover(&mut self, text: String) {
+        self.hover = Some(text);
+    }
+
     /// Applies a right-click (switch MAX FPS / FPS) or left-click (collapse / expand) on the
     /// main readout. Returns whether the HUD changed size.
     pub(crate) fn apply_clicks(&mut self, readout: &egui::Response) -> bool {
@@ -128,15 +146,11 @@ impl HudView {
         self.max_fps = None;
         self.fps = None;
         self.plot_millis.clear();
+        self.hover = None;
         self.layout = None;
     }
 
-    pub(crate) fn set_readouts(
-        &mut self,
-        snapshot: &Snapshot,
-        why: Option<&WhyReading>,
-        unavailable_passes: &[&'static str],
-    ) {
+    pub(crate) fn set_readouts(&mut self, snapshot: &Snapshot, why: Option<&WhyReading>) {
         self.rows = ReadoutRow::from_snapshot(snapshot);
         if let Some(why) = why {
             ReadoutRow::push_why(&mut self.rows, why);
@@ -153,35 +167,18 @@ impl HudView {
                 .filter(|r| r.stage.is_on_latency_path())
                 .filter_map(|r| Some((r.stage, r.p50?))),
         );
-        self.hover = hover_text(snapshot);
-        push_latency_hover(&mut self.hover, snapshot);
-        if let Some(first) = unavailable_passes.first() {
-            let _ = write!(
-                self.hover,
-                "\nGPU: {first}'s pass cannot be timed here (glow, WebGL, or wgpu without TIMESTAMP_QUERY_INSIDE_PASSES)"
-            );
-        }
-        push_presentation_hover(&mut self.hover, snapshot);
-        if let Some(uncertainty) = snapshot.gpu_clock_uncertainty {
-            let _ = write!(
-                self.hover,
-                "\n  GPU marks ± {} (clock calibration)",
-                format_duration(uncertainty)
-            );
-        }
-        if let Some(why) = why {
-            push_why_hover(&mut self.hover, why);
-        }
+        // Built only if the pointer comes over the HUD (`Self::set_hover`): most refreshes are
+        // never hovered, and the text was a third of a refresh.
+        self.hover = None;
         self.layout = None;
     }
 
     /// The SPIKES row (spikes since the start and the worst of them), the kept spikes' marks on
-    /// the plot, their rule (under `budget`) and anatomy in the hover text; the outcome of the
+    /// the plot; the outcome of the
     /// latest background export, while it is recent.
     pub(crate) fn set_notes(
         &mut self,
         log: &FrameLog,
-        budget: Duration,
         export_note: Option<&str>,
         benchmark: Option<&BenchmarkStatus>,
     ) {
@@ -210,16 +207,6 @@ impl HudView {
                 ),
                 None,
             ));
-            let _ = write!(
-                self.hover,
-                "\nSPIKES: frames {}; {} since the start, the worst and newest kept",
-                log.threshold().describe(budget),
-                log.spikes_seen()
-            );
-            let _ = write!(self.hover, "\nworst spike: {}", worst.summary());
-            for spike in spikes.iter().rev().take(3) {
-                let _ = write!(self.hover, "\n  spike: {}", spike.summary());
-            }
         }
         if let Some(note) = export_note {
             let note: String = note.chars().take(40).collect();
@@ -276,7 +263,7 @@ impl HudView {
         readout_id: egui::Id,
     ) {
         let value = self.main_value();
-        let (mode, hover) = (self.mode, &self.hover);
+        let (mode, hover) = (self.mode, self.hover.as_deref());
         let Some(layout) = &mut self.layout else {
             debug_assert!(false, "prepare lays the HUD out before it is drawn");
             return;
@@ -314,7 +301,9 @@ impl HudView {
         // Asked only while the pointer is over the readout: egui's tooltip machinery costs a
         // few µs a frame even when it shows nothing, and this tooltip holds no widgets to move
         // into.
-        if readout.contains_pointer() {
+        if readout.contains_pointer()
+            && let Some(hover) = hover
+        {
             readout.on_hover_ui(|ui| {
                 ui.label(hover);
             });
@@ -682,198 +671,6 @@ fn name_column(row: &ReadoutRow) -> String {
     format!("{indent}{:<name_chars$}", row.name)
 }
 
-fn hover_text(snapshot: &Snapshot) -> String {
-    let mut lines = Vec::with_capacity(6);
-    if let Some(cost) = snapshot.overlay_cost {
-        lines.push(format!(
-            "HUD {} per frame (left out of FRAME)",
-            format_duration(cost)
-        ));
-    }
-    lines.push(format!(
-        "budget {} ({})",
-        format_duration(snapshot.budget),
-        snapshot.refresh_hz.map_or_else(
-            || "no refresh rate: 60 Hz".to_owned(),
-            |hz| format!("{hz:.2} Hz display")
-        ),
-    ));
-    lines.push(format!(
-        "{} draw samples, {} HUD tick frames excluded",
-        snapshot.samples, snapshot.self_induced_frames
-    ));
-    if let Some(lows) = snapshot.lows {
-        lines.push(format!(
-            "AVG {:.1} = 1 / mean interval; 1% / 0.1% LOW = the FPS of the 99th / 99.9th \
-             percentile interval (nearest rank; 0.1% from 1000 intervals); over {} intervals \
-             of frames wanted back to back since the start or a reset; the slowest 1% average \
-             {:.1} FPS",
-            lows.avg_fps, lows.intervals, lows.slowest_1_percent_avg_fps
-        ));
-    }
-    if let Some(hitch) = snapshot.hitch_ms_per_s {
-        lines.push(format!(
-            "HITCH {hitch:.1} ms shown late per s of animation (Apple's hitch time ratio: \
-             good <= 5, warning 5-10, critical >= 10)"
-        ));
-    }
-    if snapshot.cpu_phases_untracked > 0 {
-        lines.push(format!(
-            "PHASES: {} phase timings not shown (more than {} names)",
-            snapshot.cpu_phases_untracked,
-            profiler_core::record::frame_phases::MAX_PHASES
-        ));
-    }
-    if let (Some(Bound::Gpu), Some(gpu)) = (snapshot.max_fps_set_by, snapshot.gpu_frame) {
-        lines.push(format!(
-            "MAX FPS set by the GPU: {} a frame, longer than FRAME",
-            format_duration(gpu)
-        ));
-    }
-    if let Some(cost) = snapshot.gpu_overlay_cost {
-        lines.push(format!(
-            "HUD GPU {} per frame (left out of GPU)",
-            format_duration(cost)
-        ));
-    }
-    if let Some(share) = snapshot.gpu_timed_share.filter(|&share| share < 1.0) {
-        lines.push(format!(
-            "GPU timed in {:.0}% of frames since the last refresh: a sample spread in time \
-             (FpsMonitor::gpu_sampling; LATENCY's GPU end only in timed frames)",
-            share * 100.0
-        ));
-    }
-    if snapshot.gpu_dropped_frames > 0 {
-        lines.push(format!(
-            "{} GPU frames not timed (the timer's ring was full or a readback came late)",
-            snapshot.gpu_dropped_frames
-        ));
-    }
-    let rejected = snapshot.rejected.total();
-    if rejected > 0 {
-        lines.push(format!(
-            "{rejected} impossible timestamps rejected (time went back)"
-        ));
-    }
-    if let Some(counter) = snapshot.memory_counter {
-        lines.push(format!("MEM counter: {}", counter.name()));
-    }
-    lines.push("Right-click: MAX FPS / FPS. Left-click: collapse.".to_owned());
-    lines.join("\n")
-}
-
-/// The hover lines of LATENCY (its definition, its end and how many frames had a request)
-/// and of its breakdown: each stage's p50 / p95 / max, "—" for a stage no retained frame had
-/// both marks for; the time after the GPU's end and the timer's lateness apart, as what they
-/// are.
-fn push_latency_hover(hover: &mut String, snapshot: &Snapshot) {
-    if let Some(total) = snapshot.latency_total {
-        let _ = write!(
-            hover,
-            "\nLATENCY: from each frame's request to its {}, p50 / p95 / max {} / {} / {}, \
-             over the {} of {} frames a request woke (input and window changes make none)",
-            total.end.name(),
-            format_duration(total.p50),
-            format_duration(total.p95),
-            format_duration(total.max),
-            total.frames,
-            total.frames_seen,
-        );
-        if total.end == LatencyEnd::UiEnd {
-            hover.push_str(
-                "\n  no GPU end here (glow, web, or no GPU timer): rendering and the GPU are left out",
-            );
-        }
-    }
-    if snapshot.latency.is_empty() {
-        return;
-    }
-    hover.push_str("\nits stages, p50 / p95 / max:");
-    let mut apart = String::new();
-    for reading in &snapshot.latency {
-        let line = if reading.stage.is_on_latency_path() {
-            &mut *hover
-        } else {
-            &mut apart
-        };
-        let _ = write!(line, "\n  {:<6} ", reading.stage.name());
-        match (reading.p50, reading.p95, reading.max) {
-            (Some(p50), Some(p95), Some(max)) => {
-                let _ = write!(
-                    line,
-                    "{} / {} / {} ({} frames)",
-                    format_duration(p50),
-                    format_duration(p95),
-                    format_duration(max),
-                    reading.frames
-                );
-            }
-            _ => line.push('—'),
-        }
-        match reading.stage {
-            LatencyStage::AfterGpu => {
-                line.push_str(" GPU end to next frame: present, vsync wait, idle");
-            }
-            LatencyStage::TimerLateness => line.push_str(" how late a timed request ran"),
-            LatencyStage::ToScreen => {
-                line.push_str(" end to on screen: present, compositor, refresh wait");
-            }
-            LatencyStage::RequestToScreen => line.push_str(" request to on screen"),
-            _ => {}
-        }
-    }
-    if !apart.is_empty() {
-        hover.push_str("\nnot latency:");
-        hover.push_str(&apart);
-    }
-}
-
-/// The hover lines of DISPLAYED: its definition and counts, the source and its flags; or why
-/// there are no presentation times.
-fn push_presentation_hover(hover: &mut String, snapshot: &Snapshot) {
-    let Some(presentation) = &snapshot.presentation else {
-        if let Some(note) = &snapshot.presentation_unavailable {
-            let _ = write!(hover, "\nDISPLAYED: no presentation times: {note}");
-        }
-        return;
-    };
-    if let (Some(p50), Some(p95)) = (presentation.displayed_p50, presentation.displayed_p95) {
-        let _ = write!(
-            hover,
-            "\nDISPLAYED: how long each shown frame stayed on screen (PresentMon's \
-             MsBetweenDisplayChange), p50 / p95 {} / {} over {} frames wanted back to back",
-            format_duration(p50),
-            format_duration(p95),
-            presentation.displayed_frames,
-        );
-    }
-    let _ = write!(
-        hover,
-        "\n  from {}: {} shown, {} discarded, {} skipped, {} not reported",
-        presentation.source,
-        presentation.frames_shown,
-        presentation.frames_discarded,
-        presentation.frames_skipped,
-        presentation.frames_unknown,
-    );
-    if let Some(period) = presentation.refresh_period {
-        let _ = write!(hover, "; output refresh {}", format_duration(period));
-    }
-    let mut flags = presentation.flags.names().peekable();
-    if flags.peek().is_some() {
-        hover.push_str("; ");
-        for (index, flag) in flags.enumerate() {
-            if index > 0 {
-                hover.push(' ');
-            }
-            hover.push_str(flag);
-        }
-    }
-    if snapshot.miss_from_refresh_counter {
-        hover.push_str("\n  MISS counts refreshes from the output's refresh counter (exact)");
-    }
-}
-
 /// The benchmark's rows, shown whatever rows are chosen: the countdown, the recording, or the
 /// finished run's summary card.
 fn push_benchmark_rows(rows: &mut Vec<ReadoutRow>, benchmark: &BenchmarkStatus) {
@@ -941,54 +738,22 @@ fn push_benchmark_rows(rows: &mut Vec<ReadoutRow>, benchmark: &BenchmarkStatus) 
     ));
 }
 
-/// One hover line for a call site: `prefix rate/s file:line “reason”`.
-fn push_site_line(
-    hover: &mut String,
-    prefix: &str,
-    site: &crate::repaint::why_reading::RepaintSiteRate,
-) {
-    let _ = write!(
-        hover,
-        "\n{prefix} {:.1}/s {}",
-        site.per_sec,
-        site.short_location()
-    );
-    if let Some(reason) = &site.reason {
-        let _ = write!(hover, " \u{201c}{reason}\u{201d}");
-    }
-}
-
-/// The hover lines of WHY: the top five call sites with their reasons, the share of frames
-/// that took more than one pass, and why passes were discarded.
-fn push_why_hover(hover: &mut String, why: &WhyReading) {
-    if why.top_sites.is_empty() {
-        hover.push_str("\nWHY: no repaint requests from the app");
-    }
-    for site in &why.top_sites {
-        push_site_line(hover, "WHY", site);
-    }
-    if why.other_sites_per_sec > 0.0 {
-        let _ = write!(
-            hover,
-            "\nWHY {:.1}/s from other sites",
-            why.other_sites_per_sec
-        );
-    }
-    if let Some(share) = why.multi_pass_frames.filter(|&share| share > 0.0) {
-        let _ = write!(
-            hover,
-            "\n{} of frames took more than one pass",
-            format_percent(share * 100.0)
-        );
-        for reason in &why.top_discard_reasons {
-            push_site_line(hover, "  discard", reason);
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::view::readout_hover::ReadoutHover;
+    use profiler_core::Bound;
+
+    /// The hover text for `snapshot`, as built while the pointer is over the HUD.
+    fn hover_of(snapshot: &Snapshot, unavailable_passes: &[&'static str]) -> String {
+        ReadoutHover {
+            snapshot,
+            why: None,
+            unavailable_passes,
+            log: None,
+        }
+        .text()
+    }
 
     /// The HUD's mesh after one pass that draws `view`.
     fn drawn_mesh(ctx: &egui::Context, view: &mut HudView) -> Arc<egui::Mesh> {
@@ -1012,16 +777,15 @@ mod tests {
             "the renderer draws this window without the Present extension",
         ));
         let mut view = HudView::default();
-        view.set_readouts(&snapshot, None, &[]);
+        view.set_readouts(&snapshot, None);
+        let hover = hover_of(&snapshot, &[]);
         assert!(
             view.rows.iter().all(|row| row.name != "DISPLAYED"),
             "no presentation times, no row"
         );
         assert!(
-            view.hover
-                .contains("DISPLAYED: no presentation times: the renderer draws this window"),
-            "the hover says why: {}",
-            view.hover
+            hover.contains("DISPLAYED: no presentation times: the renderer draws this window"),
+            "the hover says why: {hover}"
         );
 
         snapshot.presentation_unavailable = None;
@@ -1040,7 +804,8 @@ mod tests {
             refresh_period: Some(Duration::from_micros(16_667)),
             flags: profiler_core::presentation::PresentationFlags::VSYNC,
         });
-        view.set_readouts(&snapshot, None, &[]);
+        view.set_readouts(&snapshot, None);
+        let hover = hover_of(&snapshot, &[]);
         let row = view
             .rows
             .iter()
@@ -1052,11 +817,7 @@ mod tests {
             "from Wayland presentation-time: 118 shown, 1 discarded, 0 skipped, 1 not reported",
             "vsync",
         ] {
-            assert!(
-                view.hover.contains(part),
-                "the hover has {part:?}: {}",
-                view.hover
-            );
+            assert!(hover.contains(part), "the hover has {part:?}: {hover}");
         }
     }
 
@@ -1067,7 +828,8 @@ mod tests {
         snapshot.frame = Some(Duration::from_millis(4));
         let mut view = HudView::default();
         // glow or WebGL: egui's pass cannot be timed, and no GPU time is known.
-        view.set_readouts(&snapshot, None, &["egui"]);
+        view.set_readouts(&snapshot, None);
+        let hover = hover_of(&snapshot, &["egui"]);
         assert!(
             view.rows
                 .iter()
@@ -1079,9 +841,8 @@ mod tests {
             "the known readouts have their rows"
         );
         assert!(
-            view.hover.contains("egui's pass cannot be timed here"),
-            "the hover says why: {}",
-            view.hover
+            hover.contains("egui's pass cannot be timed here"),
+            "the hover says why: {hover}"
         );
     }
 
@@ -1092,14 +853,15 @@ mod tests {
         snapshot.gpu_frame = Some(Duration::from_micros(900));
         let mut view = HudView::default();
         snapshot.gpu_timed_share = Some(1.0);
-        view.set_readouts(&snapshot, None, &[]);
-        assert!(!view.hover.contains("GPU timed in"), "{}", view.hover);
+        view.set_readouts(&snapshot, None);
+        let hover = hover_of(&snapshot, &[]);
+        assert!(!hover.contains("GPU timed in"), "{}", hover);
         snapshot.gpu_timed_share = Some(0.25);
-        view.set_readouts(&snapshot, None, &[]);
+        view.set_readouts(&snapshot, None);
+        let hover = hover_of(&snapshot, &[]);
         assert!(
-            view.hover.contains("GPU timed in 25% of frames"),
-            "a sample: the hover says so: {}",
-            view.hover
+            hover.contains("GPU timed in 25% of frames"),
+            "a sample: the hover says so: {hover}"
         );
     }
 
@@ -1138,7 +900,9 @@ mod tests {
     fn the_latency_row_is_each_frames_request_to_gpu_end_and_idle_is_apart() {
         for after_ms in [4, 4_000] {
             let mut view = HudView::default();
-            view.set_readouts(&alternating_latency(after_ms), None, &[]);
+            let snapshot = alternating_latency(after_ms);
+            view.set_readouts(&snapshot, None);
+            let hover = hover_of(&snapshot, &[]);
             let row = view
                 .rows
                 .iter()
@@ -1154,14 +918,12 @@ mod tests {
                 "the bar stops at the GPU end"
             );
             assert!(
-                view.hover.contains("request to its GPU end")
-                    && view.hover.contains("the 3 of 3 frames a request woke")
-                    && view
-                        .hover
+                hover.contains("request to its GPU end")
+                    && hover.contains("the 3 of 3 frames a request woke")
+                    && hover
                         .split_once("not latency:")
                         .is_some_and(|(_, apart)| apart.contains("\n  after ")),
-                "the hover names the end, the frames and keeps `after` apart: {}",
-                view.hover
+                "the hover names the end, the frames and keeps `after` apart: {hover}"
             );
         }
     }
@@ -1174,12 +936,12 @@ mod tests {
         snapshot.gpu_frame = Some(Duration::from_millis(40));
         snapshot.max_fps_set_by = Some(Bound::Gpu);
         assert!(
-            hover_text(&snapshot).contains("MAX FPS set by the GPU: 40.0 ms"),
+            hover_of(&snapshot, &[]).contains("MAX FPS set by the GPU: 40.0 ms"),
             "{}",
-            hover_text(&snapshot)
+            hover_of(&snapshot, &[])
         );
         snapshot.max_fps_set_by = Some(Bound::Cpu);
-        assert!(!hover_text(&snapshot).contains("set by the GPU"));
+        assert!(!hover_of(&snapshot, &[]).contains("set by the GPU"));
     }
 
     #[test]

@@ -9,6 +9,7 @@ pub(crate) mod hud_row;
 pub(crate) mod hud_view;
 pub(crate) mod layer_widgets;
 pub(crate) mod main_readout;
+pub(crate) mod readout_hover;
 pub(crate) mod readout_row;
 pub(crate) mod row_choice;
 pub(crate) mod row_list;
