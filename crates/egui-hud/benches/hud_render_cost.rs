@@ -21,7 +21,9 @@
 //!
 //! `cargo bench -p egui-hud --bench hud_render_cost` prints the table (needs a Vulkan adapter:
 //! lavapipe here, any GPU elsewhere; `EGUI_HUD_BENCH_SIZE=WxH` sets the target size, default
-//! 860x520, the demo's window). Under `cargo test` it runs a few frames only, as a smoke test.
+//! 860x520, the demo's window; `EGUI_HUD_BENCH_COLUMNS="shown (full); compact"` runs only those
+//! columns beside `without`, to profile one). Under `cargo test` it runs a few frames only, as a
+//! smoke test.
 #![expect(clippy::print_stdout, reason = "a bench binary prints its figures")]
 #![expect(
     clippy::cast_precision_loss,
@@ -336,9 +338,9 @@ fn main() {
     let size = target_size();
     let render_state = render_state();
     let info = render_state.adapter.get_info();
-    let mut targets: Vec<Target> = Column::ALL
-        .iter()
-        .map(|&column| Target::new(column, &render_state, size))
+    let mut targets: Vec<Target> = chosen_columns()
+        .into_iter()
+        .map(|column| Target::new(column, &render_state, size))
         .collect();
     for target in &mut targets {
         let show = target.column.shows_hud();
@@ -362,6 +364,20 @@ fn main() {
         info.name, info.backend, size[0], size[1]
     );
     print_table(&targets, &costs);
+}
+
+/// The columns to run: `EGUI_HUD_BENCH_COLUMNS="compact; all rows"` (names as in the table, for
+/// profiling one column against `without`), default all. `without` always runs first: the
+/// shares are taken over it.
+fn chosen_columns() -> Vec<Column> {
+    let Ok(names) = std::env::var("EGUI_HUD_BENCH_COLUMNS") else {
+        return Column::ALL.to_vec();
+    };
+    // Matched as text, since a name holds a comma ("shown, no timer").
+    Column::ALL
+        .into_iter()
+        .filter(|column| *column == Column::Without || names.contains(column.name()))
+        .collect()
 }
 
 /// The table: each column's stages, its refresh frames apart; then each column's share over
@@ -427,7 +443,8 @@ fn print_table(targets: &[Target], costs: &[Vec<FrameCost>]) {
             i128::from(m.allocations) - i128::from(without.allocations),
         );
     }
-    if let Some(snapshot) = egui_hud::snapshot(&targets[3].ctx) {
+    let shown = targets.iter().find(|t| t.column == Column::Shown);
+    if let Some(snapshot) = shown.and_then(|t| egui_hud::snapshot(&t.ctx)) {
         println!(
             "  the shown HUD's own measure: {:.1} µs per frame (hud_cost_us); GPU: {:.1} µs; \
              GPU timed in {:.0}% of frames",
