@@ -1,5 +1,5 @@
 use crate::latency_total::{LatencyEnd, LatencyTotal};
-use crate::nearest_rank::nearest_rank;
+use crate::nearest_rank::p50_p95_max;
 use crate::sample_ring::SampleRing;
 use crate::{LatencyMarks, LatencyReading, LatencyStage};
 
@@ -51,7 +51,7 @@ impl LatencyPath {
         self.latest
     }
 
-    /// Every stage's reading, path order; `scratch` is reused for sorting.
+    /// Every stage's reading, path order; `scratch` is reused for the selection.
     pub(crate) fn readings(&self, out: &mut Vec<LatencyReading>, scratch: &mut Vec<i64>) {
         out.clear();
         for stage in LatencyStage::ALL {
@@ -59,19 +59,19 @@ impl LatencyPath {
             if let Some(ring) = self.stages.get(stage.index()) {
                 scratch.extend(ring.iter());
             }
-            scratch.sort_unstable();
+            let read = p50_p95_max(scratch);
             out.push(LatencyReading {
                 stage,
                 frames: scratch.len(),
-                p50: percentile(scratch, 50),
-                p95: percentile(scratch, 95),
-                max: scratch.last().map(|&nanos| to_duration(nanos)),
+                p50: read.map(|(p50, _, _)| to_duration(p50)),
+                p95: read.map(|(_, p95, _)| to_duration(p95)),
+                max: read.map(|(_, _, max)| to_duration(max)),
             });
         }
     }
 
     /// LATENCY: each frame's request → GPU end where any retained frame has a GPU end, else
-    /// request → UI end; `None` before a frame with a request. `scratch` is reused for sorting.
+    /// request → UI end; `None` before a frame with a request. `scratch` is reused for the selection.
     pub(crate) fn total(&self, scratch: &mut Vec<i64>) -> Option<LatencyTotal> {
         let (end, ring) = if self.to_gpu_end.len() > 0 {
             (LatencyEnd::GpuEnd, &self.to_gpu_end)
@@ -80,14 +80,14 @@ impl LatencyPath {
         };
         scratch.clear();
         scratch.extend(ring.iter());
-        scratch.sort_unstable();
+        let (p50, p95, max) = p50_p95_max(scratch)?;
         Some(LatencyTotal {
             end,
             frames: scratch.len(),
             frames_seen: self.had_request.len(),
-            p50: percentile(scratch, 50)?,
-            p95: percentile(scratch, 95)?,
-            max: scratch.last().map(|&nanos| to_duration(nanos))?,
+            p50: to_duration(p50),
+            p95: to_duration(p95),
+            max: to_duration(max),
         })
     }
 
@@ -100,11 +100,6 @@ impl LatencyPath {
         self.had_request.clear();
         self.latest = None;
     }
-}
-
-/// The nearest-rank percentile of sorted signed nanoseconds, as a duration.
-fn percentile(sorted: &[i64], percent: usize) -> Option<std::time::Duration> {
-    nearest_rank(sorted, percent).map(to_duration)
 }
 
 fn to_duration(nanos: i64) -> std::time::Duration {
