@@ -351,9 +351,7 @@ fn draw_on_layer(
         .round_to_pixels(ctx.pixels_per_point())
         .round_ui();
     let rect = egui::Rect::from_min_size(top_left, size);
-    let painter = ctx
-        .layer_painter(layer)
-        .with_clip_rect(rect.intersect(screen));
+    let painter = ctx.layer_painter(layer).with_clip_rect(screen);
     let mut widgets = LayerWidgets::new(ctx, layer, screen);
     view.draw(&painter, &mut widgets, rect.min, readout_id);
     drop(widgets); // a `Ui` made for a new widget registers itself as it is dropped
