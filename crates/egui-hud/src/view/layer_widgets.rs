@@ -1,8 +1,8 @@
 /// The HUD's widgets on its own layer, made without a `Ui` in a steady pass.
 ///
 /// egui makes widgets only through a `Ui`, and `Ui::new` allocates its `UiStack` (an `Arc`)
-/// and registers a widget of its own: the one allocation and about a µs of every frame the HUD
-/// drew between refreshes. A widget that existed in the last pass is made again from egui's
+/// and registers a widget of its own: the last allocation of a frame the HUD drew between
+/// refreshes. A widget that existed in the last pass is made again from egui's
 /// response of that pass ([`egui::Context::read_response`], then [`egui::Response::interact`],
 /// which egui documents for exactly this), at this pass's rectangle: nothing allocated. Only a
 /// widget new to the layer (the first pass shown, the details control after an expand) needs a
