@@ -110,7 +110,12 @@ impl HudView {
     /// The whole HUD's widget id on `viewport` (its rows, for screen readers): the pointer over
     /// it is what makes the hover text worth building.
     pub(crate) fn body_id(viewport: egui::ViewportId) -> egui::Id {
-        Self::readout_id(viewport).with("body")
+        Self::body_of(Self::readout_id(viewport))
+    }
+
+    /// The body's id beside the readout's.
+    fn body_of(readout_id: egui::Id) -> egui::Id {
+        readout_id.with("body")
     }
 
     /// Whether the hover text of the last refresh is still to be built.
@@ -281,7 +286,7 @@ impl HudView {
         painter.add(egui::Shape::Mesh(mesh));
         let body = widgets.widget(
             egui::Rect::from_min_size(origin, layout.size),
-            readout_id.with("body"),
+            Self::body_of(readout_id),
             Sense::hover(),
         );
         if !layout.rows_text.is_empty() {
@@ -742,7 +747,6 @@ fn push_benchmark_rows(rows: &mut Vec<ReadoutRow>, benchmark: &BenchmarkStatus) 
 mod tests {
     use super::*;
     use crate::view::readout_hover::ReadoutHover;
-    use profiler_core::Bound;
 
     /// The hover text for `snapshot`, as built while the pointer is over the HUD.
     fn hover_of(snapshot: &Snapshot, unavailable_passes: &[&'static str]) -> String {
@@ -846,25 +850,6 @@ mod tests {
         );
     }
 
-    #[test]
-    fn the_hover_says_which_share_of_frames_the_gpu_timer_timed() {
-        let mut snapshot =
-            Snapshot::empty(profiler_core::FrameBudget::new(None).expect("no pinned budget"));
-        snapshot.gpu_frame = Some(Duration::from_micros(900));
-        let mut view = HudView::default();
-        snapshot.gpu_timed_share = Some(1.0);
-        view.set_readouts(&snapshot, None);
-        let hover = hover_of(&snapshot, &[]);
-        assert!(!hover.contains("GPU timed in"), "{}", hover);
-        snapshot.gpu_timed_share = Some(0.25);
-        view.set_readouts(&snapshot, None);
-        let hover = hover_of(&snapshot, &[]);
-        assert!(
-            hover.contains("GPU timed in 25% of frames"),
-            "a sample: the hover says so: {hover}"
-        );
-    }
-
     /// A snapshot of three frames a request woke, whose slow part alternates (wake, ui,
     /// gpu of 10/1/1, 1/10/1, 1/1/10 ms), each followed by `after_ms` until the next frame.
     fn alternating_latency(after_ms: u64) -> Snapshot {
@@ -926,22 +911,6 @@ mod tests {
                 "the hover names the end, the frames and keeps `after` apart: {hover}"
             );
         }
-    }
-
-    #[test]
-    fn the_hover_says_when_the_gpu_sets_max_fps() {
-        let mut snapshot =
-            Snapshot::empty(profiler_core::FrameBudget::new(None).expect("no pinned budget"));
-        snapshot.frame = Some(Duration::from_micros(200));
-        snapshot.gpu_frame = Some(Duration::from_millis(40));
-        snapshot.max_fps_set_by = Some(Bound::Gpu);
-        assert!(
-            hover_of(&snapshot, &[]).contains("MAX FPS set by the GPU: 40.0 ms"),
-            "{}",
-            hover_of(&snapshot, &[])
-        );
-        snapshot.max_fps_set_by = Some(Bound::Cpu);
-        assert!(!hover_of(&snapshot, &[]).contains("set by the GPU"));
     }
 
     #[test]

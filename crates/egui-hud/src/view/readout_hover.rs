@@ -307,3 +307,55 @@ fn push_why_hover(hover: &mut String, why: &WhyReading) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use profiler_core::{Bound, Snapshot};
+
+    use super::ReadoutHover;
+
+    /// The hover text for `snapshot` alone.
+    fn hover_of(snapshot: &Snapshot) -> String {
+        ReadoutHover {
+            snapshot,
+            why: None,
+            unavailable_passes: &[],
+            log: None,
+        }
+        .text()
+    }
+
+    #[test]
+    fn the_hover_says_which_share_of_frames_the_gpu_timer_timed() {
+        let mut snapshot =
+            Snapshot::empty(profiler_core::FrameBudget::new(None).expect("no pinned budget"));
+        snapshot.gpu_frame = Some(Duration::from_micros(900));
+        snapshot.gpu_timed_share = Some(1.0);
+        let hover = hover_of(&snapshot);
+        assert!(!hover.contains("GPU timed in"), "{}", hover);
+        snapshot.gpu_timed_share = Some(0.25);
+        let hover = hover_of(&snapshot);
+        assert!(
+            hover.contains("GPU timed in 25% of frames"),
+            "a sample: the hover says so: {hover}"
+        );
+    }
+
+    #[test]
+    fn the_hover_says_when_the_gpu_sets_max_fps() {
+        let mut snapshot =
+            Snapshot::empty(profiler_core::FrameBudget::new(None).expect("no pinned budget"));
+        snapshot.frame = Some(Duration::from_micros(200));
+        snapshot.gpu_frame = Some(Duration::from_millis(40));
+        snapshot.max_fps_set_by = Some(Bound::Gpu);
+        assert!(
+            hover_of(&snapshot).contains("MAX FPS set by the GPU: 40.0 ms"),
+            "{}",
+            hover_of(&snapshot)
+        );
+        snapshot.max_fps_set_by = Some(Bound::Cpu);
+        assert!(!hover_of(&snapshot).contains("set by the GPU"));
+    }
+}
