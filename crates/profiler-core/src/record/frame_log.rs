@@ -58,20 +58,15 @@ impl FrameLog {
         .flatten()
         .max()
         .unwrap_or_default();
-        // The stutter rule compares the frame with the ones before it, not with itself; the
-        // first frame has none to be compared with, so it is judged by the budget only where
-        // the rule has no stutter part.
-        let stutter_floor = match self.threshold.median_times() {
-            Some(times) => self.recent_median().map(|median| median.mul_f64(times)),
-            None => Some(Duration::ZERO),
-        };
-        self.recent.push(slowest);
-        if let Some(spike) = self
+        // A spike is over the rule's fixed part and, with the stutter rule, over a multiple of
+        // the recent median too; a frame within the fixed part (nearly all) needs no median.
+        let limit = self
             .threshold
             .duration(budget)
-            .zip(stutter_floor)
-            .and_then(|(threshold, floor)| Spike::of(&trace, threshold.max(floor)))
-        {
+            .filter(|&fixed| slowest > fixed)
+            .and_then(|fixed| self.stutter_floor().map(|floor| fixed.max(floor)));
+        self.recent.push(slowest);
+        if let Some(spike) = limit.and_then(|limit| Spike::of(&trace, limit)) {
             self.keep(spike);
         }
         if self.capacity == 0 {
@@ -102,6 +97,16 @@ impl FrameLog {
         debug_assert!(least.is_some(), "MAX_SPIKES > NEWEST_SPIKES");
         if let Some(index) = least {
             self.spikes.remove(index);
+        }
+    }
+
+    /// What the stutter rule adds to the fixed threshold: a multiple of the median of the frames
+    /// before this one (not of itself); `None` for the first frame, which has none to be
+    /// compared with and is judged by the budget only where the rule has no stutter part.
+    fn stutter_floor(&self) -> Option<Duration> {
+        match self.threshold.median_times() {
+            Some(times) => self.recent_median().map(|median| median.mul_f64(times)),
+            None => Some(Duration::ZERO),
         }
     }
 
