@@ -809,3 +809,85 @@ fn the_gpu_timer_samples_the_frames_of_an_app_drawing_faster_than_its_rate() {
         }
     }
 }
+
+/// Timing a frame costs tens of µs of CPU: a HUD that shows nothing read from the GPU (number
+/// only, a collapsed HUD) times no frame, and one that does (a preset with the GPU row, the
+/// details window) times them again.
+#[test]
+fn frames_are_timed_only_while_something_shown_reads_gpu_results() {
+    const STEPS: u64 = 20;
+    let _one_at_a_time = one_gpu_test_at_a_time();
+    let Some(render_state) = render_state_with_timestamps() else {
+        return;
+    };
+    let (device, queue) = (render_state.device.clone(), render_state.queue.clone());
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(320.0, 360.0))
+        .with_render_every_step(true)
+        .renderer(WgpuTestRenderer::from_render_state(render_state))
+        .with_context_setup(move |ctx| egui_hud::install_wgpu(ctx, &device, &queue))
+        .build_ui_state(
+            |ui, preset: &mut egui_hud::HudPreset| {
+                ui.label("app");
+                #[expect(clippy::disallowed_methods, reason = "the test app animates")]
+                ui.ctx().request_repaint();
+                every_frame_hud().preset(*preset).show(ui.ctx());
+            },
+            egui_hud::HudPreset::NumberOnly,
+        );
+    harness.run_steps(10); // the HUD's warm-up
+    let timer = egui_hud::gpu_timer(&harness.ctx).expect("installed");
+    let begun = || {
+        let stats = timer.timer().stats();
+        stats.timed_frames + stats.dropped_frames + timer.timer().frames_in_flight() as u64
+    };
+    let timed_in_steps = |harness: &mut Harness<'_, egui_hud::HudPreset>| {
+        let before = begun();
+        harness.run_steps(usize::try_from(STEPS).unwrap_or(usize::MAX));
+        begun() - before
+    };
+
+    assert_eq!(
+        timed_in_steps(&mut harness),
+        0,
+        "number only reads no GPU result"
+    );
+    let snapshot = egui_hud::snapshot(&harness.ctx).expect("the HUD ticked");
+    assert_eq!(snapshot.gpu_frame, None, "{snapshot:?}");
+
+    *harness.state_mut() = egui_hud::HudPreset::Compact;
+    assert!(
+        timed_in_steps(&mut harness) >= STEPS,
+        "the compact preset's GPU row: every frame timed"
+    );
+    harness.run_steps(30); // a refresh with the results
+    let snapshot = egui_hud::snapshot(&harness.ctx).expect("the HUD ticked");
+    assert!(snapshot.gpu_frame.is_some(), "{snapshot:?}");
+    assert!(harness.query_all_by_label_contains("GPU ").next().is_some());
+
+    // Left-click collapses: the number alone.
+    harness.get_by_label("MAX FPS").click();
+    harness.run_steps(2);
+    assert!(
+        harness.query_by_label_contains("FRAME").is_none(),
+        "collapsed"
+    );
+    assert_eq!(
+        timed_in_steps(&mut harness),
+        0,
+        "a collapsed HUD reads no GPU result"
+    );
+    harness.get_by_label("MAX FPS").click();
+    harness.run_steps(2);
+    assert!(timed_in_steps(&mut harness) >= STEPS, "expanded again");
+
+    *harness.state_mut() = egui_hud::HudPreset::NumberOnly;
+    harness.run_steps(2);
+    assert_eq!(timed_in_steps(&mut harness), 0);
+    egui_hud::show_details(&harness.ctx, true);
+    harness.run_steps(2);
+    assert!(
+        timed_in_steps(&mut harness) >= STEPS,
+        "the details window shows the spikes' GPU parts"
+    );
+}

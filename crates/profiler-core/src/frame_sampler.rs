@@ -400,6 +400,16 @@ impl FrameSampler {
         self.presentation.record(matched, on_screen);
     }
 
+    /// Forgets the GPU results (GPU time per frame, busy share, passes) and keeps the rest: for a
+    /// timer that paused, so that the GPU figures start over instead of mixing in results from
+    /// before the pause. Allocates nothing; costs clearing three rings.
+    pub fn forget_gpu_frames(&mut self) {
+        self.gpu_frames.clear();
+        self.gpu_busy_frames.clear();
+        self.gpu_sum_nanos = 0;
+        self.gpu_passes.clear();
+    }
+
     /// Forgets everything and starts a new warm-up, as if just created.
     pub fn reset(&mut self) {
         self.draws.clear();
@@ -412,10 +422,7 @@ impl FrameSampler {
         self.overlay_sum_nanos = 0;
         self.presents.clear();
         self.last_present = None;
-        self.gpu_frames.clear();
-        self.gpu_busy_frames.clear();
-        self.gpu_sum_nanos = 0;
-        self.gpu_passes.clear();
+        self.forget_gpu_frames();
         self.cpu_frames.clear();
         self.cpu_sum_nanos = 0;
         self.untracked_cpu_phases = 0;

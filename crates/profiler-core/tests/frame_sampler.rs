@@ -661,6 +661,39 @@ fn gpu_results_give_per_pass_stats_busy_share_and_bound() {
     assert_eq!(scene.mean, Duration::from_micros(3_500));
 }
 
+/// A timer that paused: the GPU figures start over, the rest is kept.
+#[test]
+fn forgetting_the_gpu_frames_starts_the_gpu_figures_over() {
+    let (mut s, clock) = sampler(no_warmup());
+    for _ in 0..10 {
+        frame(&mut s, &clock, ms(2), ms(20));
+        s.record_gpu_frame(clock.now(), [("scene", ms(8))]);
+    }
+    s.forget_gpu_frames();
+    let forgotten = s.snapshot();
+    assert_eq!(forgotten.gpu_frame, None, "no GPU result since");
+    assert!(
+        forgotten.gpu_passes.is_empty(),
+        "{:?}",
+        forgotten.gpu_passes
+    );
+    assert_eq!(forgotten.frame, Some(ms(2)), "the CPU figures are kept");
+    frame(&mut s, &clock, ms(2), ms(20));
+    s.record_gpu_frame(clock.now(), [("scene", ms(1))]);
+    let after = s.snapshot();
+    assert_eq!(
+        after.gpu_frame,
+        Some(ms(1)),
+        "only the result since: {after:?}"
+    );
+    assert_eq!(after.gpu_passes.len(), 1);
+    assert_eq!(
+        after.gpu_passes[0].max,
+        ms(1),
+        "the pass's max starts over too"
+    );
+}
+
 /// Every other frame's GPU result missing (ring full, readback late): the busy share is that of
 /// the frames timed, not diluted by the missing ones.
 #[test]

@@ -111,8 +111,10 @@ impl FpsMonitor {
     /// [`GpuSampling::AtMostPerSecond`] 120: every frame of an app drawing up to 120 frames a
     /// second, a sample spread in time above that, so that the timer's CPU cost per second stays
     /// bounded however fast the app draws. [`GpuSampling::EveryFrame`] times every frame (each
-    /// costs about 40 to 70 µs of CPU, see [`GpuSampling`]). Free; does nothing without a GPU
-    /// timer (glow, the web).
+    /// costs about 40 to 70 µs of CPU, see [`GpuSampling`]). Whatever the sampling, frames are
+    /// timed only while the HUD shows something that reads the results: the expanded HUD with
+    /// the GPU, LATENCY or SPIKES row, the details window, or a benchmark run. Free; does
+    /// nothing without a GPU timer (glow, the web).
     pub fn gpu_sampling(mut self, sampling: GpuSampling) -> Self {
         self.settings.config.gpu_sampling = sampling;
         self

@@ -26,8 +26,10 @@ use profiler_core::record::frame_phases::{FramePhases, PhaseName, PhaseStart};
 /// says why).
 ///
 /// Every viewport's frames are timed apart and shown on that viewport's HUD. Only frames the app
-/// caused are timed, and only while the HUD is shown on the viewport: otherwise
-/// [`EguiGpuTimer::pass_timestamps`] returns `None` and costs one lock.
+/// caused are timed, and only while the HUD is shown on the viewport with something that reads
+/// the results (the GPU, LATENCY or SPIKES row, the details window, a benchmark run; see
+/// [`crate::FpsMonitor::gpu_sampling`]): otherwise [`EguiGpuTimer::pass_timestamps`] returns
+/// `None` and costs one lock.
 #[derive(Clone)]
 pub struct EguiGpuTimer {
     timer: GpuTimer,

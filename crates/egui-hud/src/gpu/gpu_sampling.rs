@@ -10,6 +10,10 @@ use std::num::NonZeroU32;
 /// A 60 Hz app pays that every frame either way. An app that draws hundreds of frames a second
 /// would pay it hundreds of times a second, for GPU readouts that are refreshed twice a second.
 ///
+/// Whatever the sampling, a HUD that shows nothing read from the GPU (number only, collapsed,
+/// an app's row list without the GPU, LATENCY and SPIKES rows, the details window closed, no
+/// benchmark running) times no frame; the GPU figures start over when it shows them again.
+///
 /// What sampling changes: the GPU row's mean, P95 and busy share come from the timed frames (a
 /// sample of every frame, spread evenly in time); `LATENCY` (request → GPU end) and a spike's GPU
 /// part exist for timed frames only; the hover says which share of frames was timed.

@@ -81,6 +81,13 @@ pub(crate) struct ViewportState {
     gpu_overlay_cost: Option<Duration>,
     /// Which frames the GPU timer times, and what it chose so far.
     gpu_sampled: GpuSampled,
+    /// Whether the last frame decided for the GPU timer showed something that reads GPU
+    /// results (see `shows_gpu_results`).
+    #[cfg_attr(
+        not(feature = "wgpu"),
+        expect(dead_code, reason = "only wgpu times GPU passes")
+    )]
+    gpu_results_shown: bool,
     /// The app's CPU phases on this viewport (shared with the app's handles).
     phases: CpuPhases,
     /// The last frame the sampler counted, until its CPU time is reported at the next frame
@@ -169,6 +176,7 @@ impl Default for ViewportState {
             gpu_clock_uncertainty: None,
             gpu_overlay_cost: None,
             gpu_sampled: GpuSampled::default(),
+            gpu_results_shown: false,
             phases: CpuPhases::default(),
             counted: None,
             recorder: FrameRecorder::new(0, SpikeThreshold::default()),
@@ -920,15 +928,38 @@ impl ViewportState {
 
     #[cfg(feature = "wgpu")]
     /// Whether the GPU timer times the frame in progress: the app's frames (not only the HUD's
-    /// tick), as many as `sampling` admits. Decided once a frame: every pass of it gets the
-    /// same answer.
+    /// tick) while something shown reads GPU results ([`Self::shows_gpu_results`]), as many as
+    /// `sampling` admits. Decided once a frame: every pass of it gets the same answer. When
+    /// timing resumes after a pause, the GPU figures start over.
     pub(crate) fn gpu_times_frame(&mut self, sampling: GpuSampling) -> bool {
-        let apps = self.frame_is_apps();
+        let read = self.shows_gpu_results();
+        if read
+            && !self.gpu_results_shown
+            && let Some(sampler) = &mut self.sampler
+        {
+            sampler.forget_gpu_frames();
+        }
+        self.gpu_results_shown = read;
+        let apps = self.frame_is_apps() && read;
         let Some(frame) = self.frame else {
             return false;
         };
         self.gpu_sampled
             .decide(sampling, self.frame_sequence, frame.started, apps)
+    }
+
+    /// Whether anything the HUD shows reads GPU results: the expanded HUD with the GPU,
+    /// LATENCY (request → GPU end) or SPIKES (a spike's GPU part) row, the details window (the
+    /// spikes' GPU parts), or a benchmark run (its summary's GPU time per frame). Timing a
+    /// frame costs tens of µs of CPU (see [`GpuSampling`]); a row not shown costs nothing.
+    #[cfg(feature = "wgpu")]
+    fn shows_gpu_results(&self) -> bool {
+        let rows = self.rows_to_show();
+        let expanded = self.view.as_ref().is_some_and(|view| !view.collapsed);
+        let row_reads = [HudRow::Gpu, HudRow::Latency, HudRow::Spikes]
+            .into_iter()
+            .any(|row| rows.contains(row));
+        (expanded && row_reads) || self.details_open || self.benchmark.is_some()
     }
 }
 
