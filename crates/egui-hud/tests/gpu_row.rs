@@ -753,6 +753,26 @@ fn assert_no_gpu_stages(without_gpu: &Snapshot) {
 /// 120 timed frames a second, a frame timed when it begins 6.25 ms or more after the last
 /// timed one), the timer begins no more frames than the test's own measured time allows; with
 /// `GpuSampling::EveryFrame` it begins one for every frame the app drew.
+/// A harness of `size` drawing on `render_state` every step, with the HUD's GPU timer installed.
+fn timed_harness<State>(
+    render_state: egui_wgpu::RenderState,
+    size: egui::Vec2,
+) -> egui_kittest::HarnessBuilder<State> {
+    let (device, queue) = (render_state.device.clone(), render_state.queue.clone());
+    Harness::builder()
+        .with_size(size)
+        .with_render_every_step(true)
+        .renderer(WgpuTestRenderer::from_render_state(render_state))
+        .with_context_setup(move |ctx| egui_hud::install_wgpu(ctx, &device, &queue))
+}
+
+/// The frames `timer` began: timed, dropped or still in flight (a frame moves between the
+/// three, the sum stays).
+fn frames_begun(timer: &EguiGpuTimer) -> u64 {
+    let stats = timer.timer().stats();
+    stats.timed_frames + stats.dropped_frames + timer.timer().frames_in_flight() as u64
+}
+
 #[test]
 fn the_gpu_timer_samples_the_frames_of_an_app_drawing_faster_than_its_rate() {
     const STEPS: u32 = 120;
@@ -761,13 +781,8 @@ fn the_gpu_timer_samples_the_frames_of_an_app_drawing_faster_than_its_rate() {
         let Some(render_state) = render_state_with_timestamps() else {
             return;
         };
-        let (device, queue) = (render_state.device.clone(), render_state.queue.clone());
-        let mut harness = Harness::builder()
-            .with_size(egui::vec2(160.0, 120.0))
-            .with_render_every_step(true)
-            .renderer(WgpuTestRenderer::from_render_state(render_state))
-            .with_context_setup(move |ctx| egui_hud::install_wgpu(ctx, &device, &queue))
-            .build_ui(move |ui| {
+        let mut harness =
+            timed_harness(render_state, egui::vec2(160.0, 120.0)).build_ui(move |ui| {
                 ui.label("app");
                 #[expect(clippy::disallowed_methods, reason = "the test app animates")]
                 ui.ctx().request_repaint();
@@ -778,11 +793,7 @@ fn the_gpu_timer_samples_the_frames_of_an_app_drawing_faster_than_its_rate() {
             });
         harness.run_steps(10); // the HUD's warm-up
         let timer = egui_hud::gpu_timer(&harness.ctx).expect("installed");
-        let begun = |timer: &EguiGpuTimer| {
-            let stats = timer.timer().stats();
-            stats.timed_frames + stats.dropped_frames + timer.timer().frames_in_flight() as u64
-        };
-        let before = begun(&timer);
+        let before = frames_begun(&timer);
         let start = std::time::Instant::now();
         let mut frames: u32 = 0;
         for _ in 0..STEPS {
@@ -790,7 +801,7 @@ fn the_gpu_timer_samples_the_frames_of_an_app_drawing_faster_than_its_rate() {
             frames += 1;
         }
         let elapsed = start.elapsed();
-        let timed_frames = begun(&timer) - before;
+        let timed_frames = frames_begun(&timer) - before;
         println!("{sampling:?}: {timed_frames} of {frames} frames timed in {elapsed:?}");
         match sampling {
             GpuSampling::EveryFrame => assert!(
@@ -820,31 +831,21 @@ fn frames_are_timed_only_while_something_shown_reads_gpu_results() {
     let Some(render_state) = render_state_with_timestamps() else {
         return;
     };
-    let (device, queue) = (render_state.device.clone(), render_state.queue.clone());
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(320.0, 360.0))
-        .with_render_every_step(true)
-        .renderer(WgpuTestRenderer::from_render_state(render_state))
-        .with_context_setup(move |ctx| egui_hud::install_wgpu(ctx, &device, &queue))
-        .build_ui_state(
-            |ui, preset: &mut egui_hud::HudPreset| {
-                ui.label("app");
-                #[expect(clippy::disallowed_methods, reason = "the test app animates")]
-                ui.ctx().request_repaint();
-                every_frame_hud().preset(*preset).show(ui.ctx());
-            },
-            egui_hud::HudPreset::NumberOnly,
-        );
+    let mut harness = timed_harness(render_state, egui::vec2(320.0, 360.0)).build_ui_state(
+        |ui, preset: &mut egui_hud::HudPreset| {
+            ui.label("app");
+            #[expect(clippy::disallowed_methods, reason = "the test app animates")]
+            ui.ctx().request_repaint();
+            every_frame_hud().preset(*preset).show(ui.ctx());
+        },
+        egui_hud::HudPreset::NumberOnly,
+    );
     harness.run_steps(10); // the HUD's warm-up
     let timer = egui_hud::gpu_timer(&harness.ctx).expect("installed");
-    let begun = || {
-        let stats = timer.timer().stats();
-        stats.timed_frames + stats.dropped_frames + timer.timer().frames_in_flight() as u64
-    };
     let timed_in_steps = |harness: &mut Harness<'_, egui_hud::HudPreset>| {
-        let before = begun();
+        let before = frames_begun(&timer);
         harness.run_steps(usize::try_from(STEPS).unwrap_or(usize::MAX));
-        begun() - before
+        frames_begun(&timer) - before
     };
 
     assert_eq!(
