@@ -331,7 +331,7 @@ impl GpuTimer {
     ///
     /// Polls the device without waiting first (unless `settings.poll_device` is off), so results
     /// also arrive in an idle app. Each pass is validated ([`TimestampPair::validate`] with a fresh
-    /// `Queue::get_timestamp_period`); rejected ones are counted, not delivered. `on_frame` runs
+    /// `Queue::get_timestamp_period`, asked once per call that finds a result); rejected ones are counted, not delivered. `on_frame` runs
     /// with no lock held and may use the timer (a nested `poll_results` returns 0). Allocates
     /// nothing; costs one lock plus a copy of 16 bytes per pass.
     pub fn poll_results(&self, mut on_frame: impl FnMut(&GpuFrameResult)) -> usize {
@@ -346,13 +346,12 @@ impl GpuTimer {
         let Some(mut delivery) = self.shared.delivery.try_lock() else {
             return 0;
         };
-        let period_nanos = self.shared.queue.get_timestamp_period();
         let ready = {
             let mut state = self.shared.state.lock();
             if state.disposed {
                 return 0;
             }
-            self.collect_ready(&mut state, &mut delivery, period_nanos)
+            self.collect_ready(&mut state, &mut delivery)
         };
         let Some(ready_frames) = delivery.get_mut(..ready) else {
             return 0;
@@ -517,14 +516,12 @@ impl GpuTimer {
 
     /// Moves every readable slot's validated results into `delivery` and frees those slots;
     /// returns how many entries of `delivery` were filled.
-    fn collect_ready(
-        &self,
-        state: &mut TimerState,
-        delivery: &mut Vec<GpuFrameResult>,
-        period_nanos: f32,
-    ) -> usize {
+    fn collect_ready(&self, state: &mut TimerState, delivery: &mut Vec<GpuFrameResult>) -> usize {
         let settings = &self.shared.settings;
         let mut ready = 0;
+        // Asked once per call, and only when a result is in: it is a lookup through wgpu's
+        // registry, and most calls (every frame of an app) find nothing ready.
+        let mut period = None;
         let TimerState { slots, stats, .. } = state;
         for slot in slots.iter_mut().filter(|s| s.phase == SlotPhase::Resolved) {
             match slot.signal.state() {
@@ -557,6 +554,8 @@ impl GpuTimer {
                     .min(factor * interval.as_secs_f64()),
                 _ => settings.max_plausible_duration_secs,
             };
+            let period_nanos =
+                *period.get_or_insert_with(|| self.shared.queue.get_timestamp_period());
             let pairs = slot.pairs.iter().zip(slot.raw_ticks.chunks_exact(2));
             for ((pair, ticks), previous) in pairs.zip(slot.previous_ticks.chunks_exact(2)) {
                 let &[begin_ticks, end_ticks] = ticks else {
