@@ -766,6 +766,17 @@ fn timed_harness<State>(
         .with_context_setup(move |ctx| egui_hud::install_wgpu(ctx, &device, &queue))
 }
 
+/// The paint callbacks in the last frame's output (the GPU timer's stamps; the test apps paint
+/// none).
+fn paint_callbacks<State>(harness: &Harness<'_, State>) -> usize {
+    harness
+        .output()
+        .shapes
+        .iter()
+        .filter(|clipped| matches!(clipped.shape, egui::Shape::Callback(_)))
+        .count()
+}
+
 /// The frames `timer` began: timed, dropped or still in flight (a frame moves between the
 /// three, the sum stays).
 fn frames_begun(timer: &EguiGpuTimer) -> u64 {
@@ -853,6 +864,11 @@ fn frames_are_timed_only_while_something_shown_reads_gpu_results() {
         0,
         "number only reads no GPU result"
     );
+    assert_eq!(
+        paint_callbacks(&harness),
+        0,
+        "nor does it add the timer's paint callbacks (a few µs a frame)"
+    );
     let snapshot = egui_hud::snapshot(&harness.ctx).expect("the HUD ticked");
     assert_eq!(snapshot.gpu_frame, None, "{snapshot:?}");
 
@@ -860,6 +876,10 @@ fn frames_are_timed_only_while_something_shown_reads_gpu_results() {
     assert!(
         timed_in_steps(&mut harness) >= STEPS,
         "the compact preset's GPU row: every frame timed"
+    );
+    assert!(
+        paint_callbacks(&harness) >= 2,
+        "a timed frame's stamps: egui's pass begins and ends"
     );
     harness.run_steps(30); // a refresh with the results
     let snapshot = egui_hud::snapshot(&harness.ctx).expect("the HUD ticked");

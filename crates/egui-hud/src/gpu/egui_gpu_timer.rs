@@ -257,16 +257,24 @@ impl EguiGpuTimer {
 
     /// Adds the first paint callback of the current viewport's frame, at the start of its
     /// pass, before the app paints: egui-wgpu calls `prepare` in paint order, so its `prepare`
-    /// tells app passes timed from theirs which viewport is being painted. Nothing without
-    /// timestamp queries.
+    /// tells app passes timed from theirs which viewport is being painted, and its
+    /// `finish_prepare` resolves the frames timed before. Only for a frame that `may_be_timed`
+    /// or has earlier frames to resolve: a callback costs a few µs a frame (egui's painter,
+    /// egui-wgpu's calls and render-state reset), for nothing in a frame with no stamps.
+    /// Nothing without timestamp queries.
     /// `sequence`: the HUD's number for the frame, which its paint marks carry.
-    pub(crate) fn mark_frame_start(&self, ctx: &egui::Context, sequence: u64) {
+    pub(crate) fn mark_frame_start(&self, ctx: &egui::Context, sequence: u64, may_be_timed: bool) {
         if !self.timer.support().can_time_passes() {
             return; // a device without timestamp queries: no callbacks to pay for
         }
         let viewport = ctx.viewport_id();
         let begin = {
             let mut stamps = self.stamps.lock();
+            let to_resolve = !stamps.to_resolve.is_empty()
+                || stamps.viewports.values().any(|frame| frame.open.is_some());
+            if !may_be_timed && !to_resolve {
+                return;
+            }
             let frame = stamps.viewports.entry(viewport).or_default();
             frame.begin_added_in_pass = Some(ctx.cumulative_pass_nr());
             frame.sequence = sequence;
@@ -311,7 +319,7 @@ impl EguiGpuTimer {
             frame.begin_added_in_pass == Some(ctx.cumulative_pass_nr())
         };
         if !begin_added {
-            self.mark_frame_start(ctx, sequence);
+            self.mark_frame_start(ctx, sequence, timed);
         }
         if timed && self.timer.support().can_write_inside_passes() {
             let end = self.kept(&mut self.stamps.lock(), viewport, |kept| &kept.end);

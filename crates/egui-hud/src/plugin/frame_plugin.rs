@@ -108,7 +108,7 @@ impl FramePlugin {
         if let Some(gpu) = &self.gpu_timer
             && let Some(state) = self.sampling(viewport)
         {
-            gpu.mark_frame_start(ctx, state.frame_sequence());
+            gpu.mark_frame_start(ctx, state.frame_sequence(), state.gpu_may_time_frame());
         }
     }
 

@@ -53,6 +53,16 @@ impl GpuSampled {
         timed
     }
 
+    /// Whether a frame begun at `started` would be timed by `sampling`, without deciding it
+    /// (the frame's own decision comes later, once its settings are known). Free.
+    #[cfg(feature = "wgpu")]
+    pub(crate) fn would_admit(&self, sampling: GpuSampling, started: Duration) -> bool {
+        sampling.admits(
+            self.last_timed_start
+                .map(|last| started.saturating_sub(last)),
+        )
+    }
+
     /// The share of the app's frames timed since the last call (0 to 1), `None` when there was
     /// none; starts the count over.
     pub(crate) fn take_timed_share(&mut self) -> Option<f64> {

@@ -948,6 +948,21 @@ impl ViewportState {
             .decide(sampling, self.frame_sequence, frame.started, apps)
     }
 
+    /// Whether the frame in progress may be timed, foreseen at the start of its first pass with
+    /// the last frame's settings: the app's frame, something shown reads GPU results, and the
+    /// sampling would admit it. A frame foreseen untimed gets no paint callback at its start;
+    /// should its settings then time it after all, its begin stamp comes later (see
+    /// `EguiGpuTimer::stamp_frame`).
+    #[cfg(feature = "wgpu")]
+    pub(crate) fn gpu_may_time_frame(&self) -> bool {
+        self.frame_is_apps()
+            && self.shows_gpu_results()
+            && self.frame.is_some_and(|frame| {
+                self.gpu_sampled
+                    .would_admit(self.config.gpu_sampling, frame.started)
+            })
+    }
+
     /// Whether anything the HUD shows reads GPU results: the expanded HUD with the GPU,
     /// LATENCY (request → GPU end) or SPIKES (a spike's GPU part) row, the details window (the
     /// spikes' GPU parts), or a benchmark run (its summary's GPU time per frame). Timing a
