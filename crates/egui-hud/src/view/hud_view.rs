@@ -668,7 +668,9 @@ impl HudView {
 /// ridge at full opacity from 4 vertices and 18 indices (its core has no width at 1×). The
 /// HUD's mesh is copied, uploaded and drawn every frame; measured at 1×, this took the compact
 /// HUD from 872 vertices and 3336 indices to 750 and 2568 (18 % fewer bytes), the full one from
-/// 1496 and 4290 to 1376 and 3540 (11 %). Without feathering, a line one physical pixel wide.
+/// 1496 and 4290 to 1376 and 3540 (11 %). On a 2× display the lines are half as wide as a
+/// point would be: one physical pixel, as other HUDs draw their graphs. Without feathering, a
+/// line one physical pixel wide.
 fn hairline_width(pixels_per_point: f32, options: &egui::epaint::TessellationOptions) -> f32 {
     let pixel = 1.0 / pixels_per_point;
     if options.feathering {
