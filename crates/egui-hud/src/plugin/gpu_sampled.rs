@@ -39,10 +39,7 @@ impl GpuSampled {
         {
             return timed;
         }
-        let since = self
-            .last_timed_start
-            .map(|last| started.saturating_sub(last));
-        let timed = apps && sampling.admits(since);
+        let timed = apps && self.would_admit(sampling, started);
         if timed {
             self.last_timed_start = Some(started);
             self.timed = self.timed.saturating_add(1);
