@@ -7,6 +7,7 @@
 #![expect(clippy::print_stdout, reason = "a skipped test says why")]
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use egui_hud::profiler_core::{LatencyEnd, LatencyReading, LatencyStage, Snapshot};
 use egui_hud::{EguiGpuTimer, FpsMonitor, GpuSampling};
@@ -134,7 +135,7 @@ fn assert_the_huds_gpu_time_is_apart(snapshot: &Snapshot, labels: &[&str]) {
     let Some(hud_gpu) = snapshot.gpu_overlay_cost else {
         panic!("the HUD's own GPU time is measured: {snapshot:?}");
     };
-    assert!(hud_gpu > std::time::Duration::ZERO, "{hud_gpu:?}");
+    assert!(hud_gpu > Duration::ZERO, "{hud_gpu:?}");
 }
 
 /// The HUD with its GPU timer timing every frame: these tests count frames' results.
@@ -191,7 +192,7 @@ fn egui_and_app_passes_are_timed_and_a_hidden_hud_takes_no_slots() {
     );
     for pass in &snapshot.gpu_passes {
         assert!(
-            pass.last > std::time::Duration::ZERO && pass.max >= pass.last,
+            pass.last > Duration::ZERO && pass.max >= pass.last,
             "{pass:?}"
         );
     }
@@ -283,8 +284,8 @@ fn render_viewport_frame(
 thread_local! {
     /// How long the latest `render_frame`'s `run_ui` took, on the test's own clock: the HUD's
     /// `ui` stage (its input hook to its output hook) lies inside it.
-    static LAST_RUN_UI: std::cell::Cell<std::time::Duration> =
-        const { std::cell::Cell::new(std::time::Duration::ZERO) };
+    static LAST_RUN_UI: std::cell::Cell<Duration> =
+        const { std::cell::Cell::new(Duration::ZERO) };
 }
 
 /// Runs `app` and the HUD in one frame of `viewport` and draws egui's output into `target`,
@@ -296,23 +297,18 @@ fn render_frame(
     viewport: egui::ViewportId,
     mut app: impl FnMut(&mut egui::Ui),
 ) -> Option<Snapshot> {
-    static EPOCH: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    static EPOCH: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
     let size = egui::vec2(320.0, 240.0);
     let input = egui::RawInput {
         viewport_id: viewport,
         viewports: std::iter::once((viewport, egui::ViewportInfo::default())).collect(),
         screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, size)),
         // Real time, as an integration gives it.
-        time: Some(
-            EPOCH
-                .get_or_init(std::time::Instant::now)
-                .elapsed()
-                .as_secs_f64(),
-        ),
+        time: Some(EPOCH.get_or_init(Instant::now).elapsed().as_secs_f64()),
         ..Default::default()
     };
     let mut snapshot = None;
-    let run_ui_start = std::time::Instant::now();
+    let run_ui_start = Instant::now();
     let mut output = ctx.run_ui(input, |ui| {
         app(ui);
         every_frame_hud().show(ui.ctx());
@@ -383,8 +379,8 @@ fn each_viewport_gets_its_own_gpu_passes() {
     let target = window_target(&render_state);
     let child = egui::ViewportId::from_hash_of("child");
     let (mut root_snapshot, mut child_snapshot) = (None, None);
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    while std::time::Instant::now() < deadline {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while Instant::now() < deadline {
         root_snapshot = render_viewport_frame(
             &ctx,
             &render_state,
@@ -401,7 +397,7 @@ fn each_viewport_gets_its_own_gpu_passes() {
         if has(&root_snapshot, "root-app") && has(&child_snapshot, "child-app") {
             break;
         }
-        std::thread::sleep(std::time::Duration::from_millis(10));
+        std::thread::sleep(Duration::from_millis(10));
     }
     let labels = |snapshot: &Option<Snapshot>| -> Vec<String> {
         let snapshot = snapshot.as_ref().expect("the HUD ticked");
@@ -479,16 +475,16 @@ fn latency_stages_place_a_cpu_spin_and_a_gpu_workload() {
     let Some(render_state) = render_state_with_timestamps() else {
         return;
     };
-    let spin = std::time::Duration::from_millis(8);
+    let spin = Duration::from_millis(8);
     // When the timed context's app last asked for a frame, on the test's own clock.
-    let requested_at = std::cell::Cell::new(None::<std::time::Instant>);
+    let requested_at = std::cell::Cell::new(None::<Instant>);
     let app = |ui: &mut egui::Ui, timed: bool| {
-        let start = std::time::Instant::now();
+        let start = Instant::now();
         while start.elapsed() < spin {
             std::hint::spin_loop();
         }
         if timed {
-            requested_at.set(Some(std::time::Instant::now()));
+            requested_at.set(Some(Instant::now()));
         }
         // An animating app: the request wakes the next frame (the wake stage).
         #[expect(clippy::disallowed_methods, reason = "the test app animates")]
@@ -509,14 +505,14 @@ fn latency_stages_place_a_cpu_spin_and_a_gpu_workload() {
     let untimed = egui::Context::default();
     let target = window_target(&render_state);
     let (mut with_gpu, mut without_gpu) = (None, None);
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let deadline = Instant::now() + Duration::from_secs(30);
     let mut frames = 0;
     // Each timed frame's request (made in the frame before) → the GPU finished it, measured
     // by the test: `render_frame` waits for the GPU before it returns.
     let mut request_to_done = Vec::new();
     // Each timed frame's `run_ui`, measured by the test (the `ui` stage lies inside it).
     let mut run_ui_times = Vec::new();
-    while std::time::Instant::now() < deadline {
+    while Instant::now() < deadline {
         frames += 1;
         let request = requested_at.get();
         with_gpu = render_frame(
@@ -591,8 +587,8 @@ fn latency_stages_place_a_cpu_spin_and_a_gpu_workload() {
 )]
 fn assert_the_ui_stage_holds_the_spin(
     with_gpu: &Snapshot,
-    run_ui_times: &[std::time::Duration],
-    spin: std::time::Duration,
+    run_ui_times: &[Duration],
+    spin: Duration,
 ) {
     let ui_reading = stage(with_gpu, LatencyStage::Ui);
     let ui = ui_reading.p50.expect("ui p50");
@@ -643,7 +639,7 @@ fn assert_the_stages_add_up(with_gpu: &Snapshot) {
 fn assert_latency_is_request_to_gpu_end(
     with_gpu: &Snapshot,
     without_gpu: &Snapshot,
-    request_to_done: &[std::time::Duration],
+    request_to_done: &[Duration],
 ) {
     let total = with_gpu.latency_total.expect("LATENCY on wgpu");
     assert_eq!(
@@ -749,10 +745,6 @@ fn assert_no_gpu_stages(without_gpu: &Snapshot) {
     }
 }
 
-/// An app drawing back to back, faster than the GPU sampling rate: with the default (at most
-/// 120 timed frames a second, a frame timed when it begins 6.25 ms or more after the last
-/// timed one), the timer begins no more frames than the test's own measured time allows; with
-/// `GpuSampling::EveryFrame` it begins one for every frame the app drew.
 /// A harness of `size` drawing on `render_state` every step, with the HUD's GPU timer installed.
 fn timed_harness<State>(
     render_state: egui_wgpu::RenderState,
@@ -784,6 +776,10 @@ fn frames_begun(timer: &EguiGpuTimer) -> u64 {
     stats.timed_frames + stats.dropped_frames + timer.timer().frames_in_flight() as u64
 }
 
+/// An app drawing back to back, faster than the GPU sampling rate: with the default (at most
+/// 120 timed frames a second, a frame timed when it begins 6.25 ms or more after the last
+/// timed one), the timer begins no more frames than the test's own measured time allows; with
+/// `GpuSampling::EveryFrame` it begins one for every frame the app drew.
 #[test]
 fn the_gpu_timer_samples_the_frames_of_an_app_drawing_faster_than_its_rate() {
     const STEPS: u32 = 120;
@@ -805,7 +801,7 @@ fn the_gpu_timer_samples_the_frames_of_an_app_drawing_faster_than_its_rate() {
         harness.run_steps(10); // the HUD's warm-up
         let timer = egui_hud::gpu_timer(&harness.ctx).expect("installed");
         let before = frames_begun(&timer);
-        let start = std::time::Instant::now();
+        let start = Instant::now();
         let mut frames: u32 = 0;
         for _ in 0..STEPS {
             harness.step();
@@ -911,4 +907,53 @@ fn frames_are_timed_only_while_something_shown_reads_gpu_results() {
         timed_in_steps(&mut harness) >= STEPS,
         "the details window shows the spikes' GPU parts"
     );
+}
+
+/// A HUD that shows no GPU figure leaves the timer idle: no frame begun and no calibration of
+/// the GPU clock, which blocks a background thread on a few GPU round trips and, before,
+/// ran at the first frame and every 10 s even with nothing timed. Timing starts, and the clock
+/// is calibrated, once a row reads GPU results.
+#[test]
+fn an_idle_gpu_timer_does_not_calibrate_the_gpu_clock() {
+    let _one_at_a_time = one_gpu_test_at_a_time();
+    let Some(render_state) = render_state_with_timestamps() else {
+        return;
+    };
+    let mut harness = timed_harness(render_state, egui::vec2(320.0, 360.0)).build_ui_state(
+        |ui, preset: &mut egui_hud::HudPreset| {
+            ui.label("app");
+            #[expect(clippy::disallowed_methods, reason = "the test app animates")]
+            ui.ctx().request_repaint();
+            every_frame_hud().preset(*preset).show(ui.ctx());
+        },
+        egui_hud::HudPreset::NumberOnly,
+    );
+    harness.run_steps(40);
+    let timer = egui_hud::gpu_timer(&harness.ctx).expect("installed");
+    // A calibration would have started at the first frame and takes milliseconds on lavapipe;
+    // waiting lets one that started finish. With the timer idle none starts, so this cannot
+    // fail by chance.
+    let calibrated_within = |harness: &mut Harness<'_, egui_hud::HudPreset>, limit: Duration| {
+        let start = Instant::now();
+        while start.elapsed() < limit {
+            if timer.timer().calibration().is_some() {
+                return true;
+            }
+            harness.run_steps(1);
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        timer.timer().calibration().is_some()
+    };
+    assert!(
+        !calibrated_within(&mut harness, Duration::from_secs(1)),
+        "number only shows no GPU figure: the GPU clock is not calibrated"
+    );
+    assert_eq!(frames_begun(&timer), 0, "nor is any frame timed");
+
+    *harness.state_mut() = egui_hud::HudPreset::Compact;
+    assert!(
+        calibrated_within(&mut harness, Duration::from_secs(30)),
+        "the compact preset's GPU row: the clock is calibrated"
+    );
+    assert!(frames_begun(&timer) > 0, "and frames are timed");
 }

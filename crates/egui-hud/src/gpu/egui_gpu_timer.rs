@@ -421,7 +421,8 @@ impl EguiGpuTimer {
     /// Keeps a calibration of the GPU clock against the CPU's fresh (see
     /// [`GpuTimer::recalibrate_if_stale`]: every 10 s), so GPU times can be placed on the CPU
     /// timeline. The calibration blocks for a few GPU round trips, so it runs on a background
-    /// thread, one at a time. Costs a lock and an atomic when fresh.
+    /// thread, one at a time. Costs a lock and an atomic when fresh. Called only while the
+    /// timer is not [`Self::is_idle`]: a calibration nothing reads is not kept fresh.
     pub(crate) fn keep_calibrated(&self) {
         let fresh = self
             .timer
@@ -446,6 +447,27 @@ impl EguiGpuTimer {
             self.calibrating.store(false, Ordering::Release);
             log::debug!("egui-hud: cannot calibrate the GPU clock ({error})");
         }
+    }
+
+    /// Whether the timer has nothing to do for `viewport` in a frame it does not time: the
+    /// viewport's frame is not armed and has no painted frame untaken, and no frame of any
+    /// viewport is open, waiting to be resolved or in flight. The HUD then skips the timer for
+    /// the frame (no drain, no stamp, no calibration kept fresh), so a HUD that shows no GPU
+    /// figure pays two locks a frame for it. Two locks.
+    pub(crate) fn is_idle(&self, viewport: egui::ViewportId) -> bool {
+        {
+            let stamps = self.stamps.lock();
+            let busy = stamps
+                .viewports
+                .get(&viewport)
+                .is_some_and(|frame| frame.armed || frame.painted.is_some())
+                || !stamps.to_resolve.is_empty()
+                || stamps.viewports.values().any(|frame| frame.open.is_some());
+            if busy {
+                return false;
+            }
+        }
+        !self.timer.has_pending()
     }
 
     /// Whether results of a frame of `viewport` are still to come: recorded and not yet

@@ -602,6 +602,14 @@ impl FramePlugin {
             let state = self.state_mut(viewport);
             let apps = state.frame_is_apps();
             let (timed, sequence) = (state.gpu_times_frame(sampling), state.frame_sequence());
+            if !timed && gpu.is_idle(viewport) {
+                // Nothing to time and nothing in flight: no results to take, no stamp to add,
+                // no calibration to keep fresh. The frame is handed on unpainted.
+                if ctx.current_pass_index() == 0 {
+                    state.record_painted(None);
+                }
+                return;
+            }
             if ctx.current_pass_index() == 0 {
                 state.record_painted(gpu.take_painted(viewport));
                 gpu.drain(!apps, |frame| {
