@@ -758,6 +758,22 @@ fn timed_harness<State>(
         .with_context_setup(move |ctx| egui_hud::install_wgpu(ctx, &device, &queue))
 }
 
+/// An animating app with the HUD in number only, its preset the harness's state; `None`
+/// without a device that has timestamp queries.
+fn number_only_app() -> Option<Harness<'static, egui_hud::HudPreset>> {
+    let render_state = render_state_with_timestamps()?;
+    let harness = timed_harness(render_state, egui::vec2(320.0, 360.0)).build_ui_state(
+        |ui, preset: &mut egui_hud::HudPreset| {
+            ui.label("app");
+            #[expect(clippy::disallowed_methods, reason = "the test app animates")]
+            ui.ctx().request_repaint();
+            every_frame_hud().preset(*preset).show(ui.ctx());
+        },
+        egui_hud::HudPreset::NumberOnly,
+    );
+    Some(harness)
+}
+
 /// The paint callbacks in the last frame's output (the GPU timer's stamps; the test apps paint
 /// none).
 fn paint_callbacks<State>(harness: &Harness<'_, State>) -> usize {
@@ -835,18 +851,9 @@ fn the_gpu_timer_samples_the_frames_of_an_app_drawing_faster_than_its_rate() {
 fn frames_are_timed_only_while_something_shown_reads_gpu_results() {
     const STEPS: u64 = 20;
     let _one_at_a_time = one_gpu_test_at_a_time();
-    let Some(render_state) = render_state_with_timestamps() else {
+    let Some(mut harness) = number_only_app() else {
         return;
     };
-    let mut harness = timed_harness(render_state, egui::vec2(320.0, 360.0)).build_ui_state(
-        |ui, preset: &mut egui_hud::HudPreset| {
-            ui.label("app");
-            #[expect(clippy::disallowed_methods, reason = "the test app animates")]
-            ui.ctx().request_repaint();
-            every_frame_hud().preset(*preset).show(ui.ctx());
-        },
-        egui_hud::HudPreset::NumberOnly,
-    );
     harness.run_steps(10); // the HUD's warm-up
     let timer = egui_hud::gpu_timer(&harness.ctx).expect("installed");
     let timed_in_steps = |harness: &mut Harness<'_, egui_hud::HudPreset>| {
@@ -916,18 +923,9 @@ fn frames_are_timed_only_while_something_shown_reads_gpu_results() {
 #[test]
 fn an_idle_gpu_timer_does_not_calibrate_the_gpu_clock() {
     let _one_at_a_time = one_gpu_test_at_a_time();
-    let Some(render_state) = render_state_with_timestamps() else {
+    let Some(mut harness) = number_only_app() else {
         return;
     };
-    let mut harness = timed_harness(render_state, egui::vec2(320.0, 360.0)).build_ui_state(
-        |ui, preset: &mut egui_hud::HudPreset| {
-            ui.label("app");
-            #[expect(clippy::disallowed_methods, reason = "the test app animates")]
-            ui.ctx().request_repaint();
-            every_frame_hud().preset(*preset).show(ui.ctx());
-        },
-        egui_hud::HudPreset::NumberOnly,
-    );
     harness.run_steps(40);
     let timer = egui_hud::gpu_timer(&harness.ctx).expect("installed");
     // A calibration would have started at the first frame and takes milliseconds on lavapipe;
