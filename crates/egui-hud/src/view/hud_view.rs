@@ -13,6 +13,7 @@ use crate::view::main_readout::MainReadout;
 use crate::view::readout_row::{ReadoutRow, format_duration, format_percent};
 use crate::view::row_list::RowList;
 use crate::view::text_cache::TextCache;
+use crate::view::text_quads::TextQuads;
 use profiler_core::record::frame_log::FrameLog;
 
 /// Width of the HUD's content, in points.
@@ -91,6 +92,9 @@ struct Pen<'a> {
     text: &'a mut TextCache,
     /// See [`hairline_width`].
     hairline: f32,
+    /// Appends the placed text to the mesh (the tessellator's vertices, without its per-galley
+    /// cost).
+    quads: TextQuads,
 }
 
 /// Space around the HUD's content, in points.
@@ -366,6 +370,7 @@ impl HudView {
             palette,
             text: &mut text,
             hairline,
+            quads: TextQuads::new(pixels_per_point, &options, font_image_size),
         };
         self.layout = Some(self.lay_out(&mut pen, tessellator));
         self.text = text;
@@ -438,7 +443,10 @@ impl HudView {
         let mut mesh = egui::Mesh::default();
         tessellator.tessellate_shape(egui::Shape::Rect(backdrop), &mut mesh);
         for shape in shapes {
-            tessellator.tessellate_shape(shape, &mut mesh);
+            match shape {
+                egui::Shape::Text(text) if pen.quads.append(&text, &mut mesh) => {}
+                shape => tessellator.tessellate_shape(shape, &mut mesh),
+            }
         }
         Layout {
             mode: self.mode,
@@ -503,6 +511,7 @@ impl HudView {
             palette,
             text,
             hairline,
+            ..
         } = pen;
         let (mut bottom, mut width) = (top, 0.0_f32);
         for row in self.rows.iter().filter(|row| row.kind == kind) {

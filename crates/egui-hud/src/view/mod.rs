@@ -14,3 +14,4 @@ pub(crate) mod readout_row;
 pub(crate) mod row_choice;
 pub(crate) mod row_list;
 pub(crate) mod text_cache;
+pub(crate) mod text_quads;

@@ -1,0 +1,186 @@
+use egui::emath::GuiRounding as _;
+use egui::epaint::{Color32, Mesh, TextShape, Vertex};
+
+/// Appends the HUD's text to its mesh: each placed galley's glyph quads moved to their place,
+/// coloured and with their texture coordinates normalised, the vertices egui's
+/// `Tessellator::tessellate_text` makes for the same shape.
+///
+/// A refresh places a few hundred one-character galleys (see `TextCache`). Through the
+/// tessellator each paid a rotation, two reserves, a culling test and a per-vertex closure
+/// for four vertices: half of a full HUD's layout in a profile of `benches/hud_cost.rs`, and
+/// 40 % less through here. What is left is reading each galley's rows, scattered in memory.
+/// Only the plain case is handled here (no rotation, underline, override colour, fading or
+/// colour glyph, none of which the HUD uses); any other shape goes to the tessellator, so the
+/// mesh is the same either way (tested against it).
+pub(crate) struct TextQuads {
+    pixels_per_point: f32,
+    /// Texel → normalised texture coordinates, as the tessellator's.
+    uv_normalizer: egui::Vec2,
+    round_to_pixels: bool,
+}
+
+impl TextQuads {
+    /// For a tessellator made with the same `pixels_per_point`, `options` and
+    /// `font_image_size`.
+    pub(crate) fn new(
+        pixels_per_point: f32,
+        options: &egui::epaint::TessellationOptions,
+        font_image_size: [usize; 2],
+    ) -> Self {
+        #[expect(
+            clippy::cast_precision_loss,
+            reason = "atlas sides are a few thousand texels, as the tessellator casts them"
+        )]
+        let uv_normalizer = egui::vec2(
+            1.0 / font_image_size[0] as f32,
+            1.0 / font_image_size[1] as f32,
+        );
+        Self {
+            pixels_per_point,
+            uv_normalizer,
+            round_to_pixels: options.round_text_to_pixels,
+        }
+    }
+
+    /// Appends `text` to `out` and returns `true`, or returns `false` (appending nothing) for a
+    /// shape outside the plain case, which the caller tessellates instead.
+    ///
+    /// Unlike the tessellator this does not cull rows outside the clip rectangle: the HUD's
+    /// mesh is laid out in its own space and placed whole.
+    pub(crate) fn append(&self, text: &TextShape, out: &mut Mesh) -> bool {
+        let galley = &text.galley;
+        let plain = text.angle == 0.0
+            && text.underline == egui::Stroke::NONE
+            && text.override_text_color.is_none()
+            && text.opacity_factor >= 1.0
+            && galley.pixels_per_point == self.pixels_per_point
+            && galley
+                .rows
+                .iter()
+                .all(|row| !row.glyphs.iter().any(|glyph| glyph.is_color));
+        if !plain {
+            return false;
+        }
+        let origin = if self.round_to_pixels {
+            text.pos.round_to_pixels(self.pixels_per_point)
+        } else {
+            text.pos
+        };
+        for row in &galley.rows {
+            let mesh = &row.visuals.mesh;
+            if mesh.is_empty() {
+                continue;
+            }
+            let row_origin = origin + row.pos.to_vec2();
+            let Ok(index_offset) = u32::try_from(out.vertices.len()) else {
+                return false; // the tessellator would have overflowed the same way
+            };
+            out.indices
+                .extend(mesh.indices.iter().map(|index| index + index_offset));
+            out.vertices.extend(mesh.vertices.iter().map(|vertex| {
+                let color = if vertex.color == Color32::PLACEHOLDER {
+                    text.fallback_color
+                } else {
+                    vertex.color
+                };
+                Vertex {
+                    pos: row_origin + vertex.pos.to_vec2(),
+                    uv: (vertex.uv.to_vec2() * self.uv_normalizer).to_pos2(),
+                    color,
+                }
+            }));
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The HUD's kinds of text (one-character galleys of each font, a word, a value whose
+    /// characters are placed apart, a fractional position) at 1×, 1.5× and 2×: the same
+    /// vertices and indices as egui's tessellator.
+    #[test]
+    fn the_quads_are_the_tessellators_vertices() {
+        for pixels_per_point in [1.0, 1.5, 2.0] {
+            let ctx = egui::Context::default();
+            ctx.set_pixels_per_point(pixels_per_point);
+            let mut shapes = Vec::new();
+            let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
+                let painter = ui.painter();
+                let colour = Color32::from_rgb(200, 120, 40);
+                let mut pos = egui::pos2(3.3, 7.6);
+                for (text, size) in [
+                    ("144.2", 26.0),
+                    ("FRAME", 10.0),
+                    ("0.8 ms", 11.0),
+                    ("µ·—", 11.0),
+                ] {
+                    for c in text.chars() {
+                        let galley = painter.layout_no_wrap(
+                            c.to_string(),
+                            egui::FontId::monospace(size),
+                            Color32::PLACEHOLDER,
+                        );
+                        pos.x += galley.size().x;
+                        shapes.push(TextShape::new(pos, galley, colour));
+                    }
+                    let word = painter.layout_no_wrap(
+                        text.to_owned(),
+                        egui::FontId::proportional(size),
+                        Color32::PLACEHOLDER,
+                    );
+                    shapes.push(TextShape::new(pos + egui::vec2(0.0, 30.0), word, colour));
+                }
+            });
+            output.textures_delta.clear(); // nothing paints here
+            let options = ctx.tessellation_options(|o| *o);
+            #[expect(
+                clippy::redundant_closure_for_method_calls,
+                reason = "the method path is not general over the view's lifetime"
+            )]
+            let atlas = ctx.fonts(|fonts| fonts.font_image_size());
+            let mut tessellator =
+                egui::epaint::Tessellator::new(pixels_per_point, options, atlas, Vec::new());
+            let quads = TextQuads::new(pixels_per_point, &options, atlas);
+            let (mut expected, mut appended) = (Mesh::default(), Mesh::default());
+            for shape in &shapes {
+                tessellator.tessellate_text(shape, &mut expected);
+                assert!(
+                    quads.append(shape, &mut appended),
+                    "the HUD's text is plain"
+                );
+            }
+            assert!(!expected.vertices.is_empty());
+            assert_eq!(appended.indices, expected.indices, "at {pixels_per_point}×");
+            assert_eq!(
+                appended.vertices, expected.vertices,
+                "at {pixels_per_point}×"
+            );
+        }
+    }
+
+    #[test]
+    fn a_rotated_or_faded_text_is_left_to_the_tessellator() {
+        let ctx = egui::Context::default();
+        let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
+            let galley = ui.painter().layout_no_wrap(
+                "7".to_owned(),
+                egui::FontId::monospace(11.0),
+                Color32::RED,
+            );
+            let quads = TextQuads::new(
+                ui.ctx().pixels_per_point(),
+                &egui::epaint::TessellationOptions::default(),
+                [2048, 64],
+            );
+            let mut out = Mesh::default();
+            let plain = TextShape::new(egui::Pos2::ZERO, galley, Color32::RED);
+            assert!(!quads.append(&plain.clone().with_angle(0.5), &mut out));
+            assert!(!quads.append(&plain.with_opacity_factor(0.5), &mut out));
+            assert!(out.vertices.is_empty() && out.indices.is_empty());
+        });
+        output.textures_delta.clear(); // nothing paints here
+    }
+}
