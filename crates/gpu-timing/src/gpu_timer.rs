@@ -331,9 +331,10 @@ impl GpuTimer {
     ///
     /// Polls the device without waiting first (unless `settings.poll_device` is off), so results
     /// also arrive in an idle app. Each pass is validated ([`TimestampPair::validate`] with a fresh
-    /// `Queue::get_timestamp_period`, asked once per call that finds a result); rejected ones are counted, not delivered. `on_frame` runs
-    /// with no lock held and may use the timer (a nested `poll_results` returns 0). Allocates
-    /// nothing; costs one lock plus a copy of 16 bytes per pass.
+    /// `Queue::get_timestamp_period`, asked once per call that finds a result); rejected ones are
+    /// counted, not delivered. `on_frame` runs with no lock held and may use the timer (a nested
+    /// `poll_results` returns 0). Allocates nothing; costs one lock plus a copy of 16 bytes per
+    /// pass.
     pub fn poll_results(&self, mut on_frame: impl FnMut(&GpuFrameResult)) -> usize {
         if !self.shared.support.can_time_passes() {
             return 0;

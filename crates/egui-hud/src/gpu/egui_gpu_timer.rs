@@ -64,6 +64,14 @@ struct Stamps {
     callbacks: egui::ViewportIdMap<KeptCallbacks>,
 }
 
+impl Stamps {
+    /// Whether a frame of any viewport is being recorded or waits for the next egui encoder to
+    /// resolve it: its results are still to be asked for.
+    fn has_recorded_frames(&self) -> bool {
+        !self.to_resolve.is_empty() || self.viewports.values().any(|frame| frame.open.is_some())
+    }
+}
+
 /// One viewport's four paint callbacks, ready to add.
 struct KeptCallbacks {
     begin: egui::PaintCallback,
@@ -270,9 +278,7 @@ impl EguiGpuTimer {
         let viewport = ctx.viewport_id();
         let begin = {
             let mut stamps = self.stamps.lock();
-            let to_resolve = !stamps.to_resolve.is_empty()
-                || stamps.viewports.values().any(|frame| frame.open.is_some());
-            if !may_be_timed && !to_resolve {
+            if !may_be_timed && !stamps.has_recorded_frames() {
                 return;
             }
             let frame = stamps.viewports.entry(viewport).or_default();
@@ -461,8 +467,7 @@ impl EguiGpuTimer {
                 .viewports
                 .get(&viewport)
                 .is_some_and(|frame| frame.armed || frame.painted.is_some())
-                || !stamps.to_resolve.is_empty()
-                || stamps.viewports.values().any(|frame| frame.open.is_some());
+                || stamps.has_recorded_frames();
             if busy {
                 return false;
             }
@@ -475,9 +480,7 @@ impl EguiGpuTimer {
     /// does not count once nothing is).
     pub(crate) fn has_pending(&self, viewport: egui::ViewportId) -> bool {
         let stamps = self.stamps.lock();
-        let recorded = !stamps.to_resolve.is_empty()
-            || stamps.viewports.values().any(|frame| frame.open.is_some());
-        stamps.owners.any_of(viewport) && (recorded || self.timer.has_pending())
+        stamps.owners.any_of(viewport) && (stamps.has_recorded_frames() || self.timer.has_pending())
     }
 }
 

@@ -58,7 +58,9 @@ impl TextQuads {
                 .rows
                 .iter()
                 .all(|row| !row.glyphs.iter().any(|glyph| glyph.is_color));
-        if !plain {
+        // The tessellator would overflow the same way; checked before anything is appended.
+        let fits = u32::try_from(out.vertices.len().saturating_add(galley.num_vertices)).is_ok();
+        if !plain || !fits {
             return false;
         }
         let origin = if self.round_to_pixels {
@@ -72,9 +74,11 @@ impl TextQuads {
                 continue;
             }
             let row_origin = origin + row.pos.to_vec2();
-            let Ok(index_offset) = u32::try_from(out.vertices.len()) else {
-                return false; // the tessellator would have overflowed the same way
-            };
+            #[expect(
+                clippy::cast_possible_truncation,
+                reason = "the galley's vertices were checked to fit in u32 above"
+            )]
+            let index_offset = out.vertices.len() as u32;
             out.indices
                 .extend(mesh.indices.iter().map(|index| index + index_offset));
             out.vertices.extend(mesh.vertices.iter().map(|vertex| {
