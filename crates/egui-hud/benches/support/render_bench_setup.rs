@@ -2,10 +2,15 @@
 
 use std::time::Duration;
 
-/// Frames per round and rounds: 60 × 15 under `--bench`, 2 × 1 as a smoke run.
+/// Frames per round and rounds: 60 × 15 under `--bench` (`EGUI_HUD_BENCH_ROUNDS=N` sets the
+/// rounds: more for a quieter mean, or for a profiler's samples), 2 × 1 as a smoke run.
 pub(crate) fn frames_and_rounds() -> (usize, usize) {
     if std::env::args().any(|a| a == "--bench") {
-        (60, 15)
+        let rounds = std::env::var("EGUI_HUD_BENCH_ROUNDS")
+            .ok()
+            .and_then(|rounds| rounds.parse().ok())
+            .unwrap_or(15);
+        (60, rounds)
     } else {
         (2, 1)
     }
