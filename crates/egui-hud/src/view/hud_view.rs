@@ -10,6 +10,7 @@ use crate::view::hud_palette::HudPalette;
 use crate::view::hud_row::HudRow;
 use crate::view::layer_widgets::LayerWidgets;
 use crate::view::main_readout::MainReadout;
+use crate::view::placed_text::PlacedText;
 use crate::view::readout_row::{ReadoutRow, format_duration, format_percent};
 use crate::view::row_list::RowList;
 use crate::view::text_cache::TextCache;
@@ -92,9 +93,9 @@ struct Pen<'a> {
     text: &'a mut TextCache,
     /// See [`hairline_width`].
     hairline: f32,
-    /// Appends the placed text to the mesh (the tessellator's vertices, without its per-galley
-    /// cost).
-    quads: TextQuads,
+    /// The text placed so far, in one mesh (the tessellator's vertices, without its
+    /// per-galley cost).
+    placed: PlacedText,
 }
 
 /// Space around the HUD's content, in points.
@@ -365,19 +366,30 @@ impl HudView {
             Vec::new(), // no circles
         );
         let mut text = std::mem::take(&mut self.text);
+        // The last layout's size, reserved up front: a refresh's meshes grow once, not by
+        // doubling.
+        let reserve = self.layout.as_ref().map_or((0, 0), |layout| {
+            (layout.mesh.vertices.len(), layout.mesh.indices.len())
+        });
+        let quads = TextQuads::new(pixels_per_point, &options, font_image_size);
         let mut pen = Pen {
             painter,
             palette,
             text: &mut text,
             hairline,
-            quads: TextQuads::new(pixels_per_point, &options, font_image_size),
+            placed: PlacedText::with_capacity(quads, reserve),
         };
-        self.layout = Some(self.lay_out(&mut pen, tessellator));
+        self.layout = Some(self.lay_out(&mut pen, tessellator, reserve));
         self.text = text;
     }
 
     /// Lays the HUD out from its top-left corner and tessellates it into one mesh.
-    fn lay_out(&self, pen: &mut Pen<'_>, mut tessellator: egui::epaint::Tessellator) -> Layout {
+    fn lay_out(
+        &self,
+        pen: &mut Pen<'_>,
+        mut tessellator: egui::epaint::Tessellator,
+        (vertices, indices): (usize, usize),
+    ) -> Layout {
         let (painter, palette) = (pen.painter, pen.palette);
         let number_font = FontId::monospace(if self.collapsed { 14.0 } else { 26.0 });
         let number_text = self
@@ -392,7 +404,7 @@ impl HudView {
             &number_text,
             &number_font,
             (pos2(MARGIN, MARGIN), palette.text),
-            &mut shapes,
+            &mut pen.placed,
         );
         let readout = egui::Rect::from_min_size(
             pos2(MARGIN, MARGIN),
@@ -402,7 +414,7 @@ impl HudView {
             readout.min.x + number.x + LABEL_GAP,
             readout.max.y - label.size().y - 3.0,
         );
-        shapes.push(egui::Shape::galley(label_pos, label, palette.dim));
+        pen.placed.galley(label_pos, label, palette.dim);
         let mut rows_text = String::new();
         let mut details = None;
         let mut bottom = readout.max.y;
@@ -441,13 +453,15 @@ impl HudView {
             egui::StrokeKind::Inside,
         );
         let mut mesh = egui::Mesh::default();
+        mesh.vertices.reserve(vertices);
+        mesh.indices.reserve(indices);
         tessellator.tessellate_shape(egui::Shape::Rect(backdrop), &mut mesh);
-        for shape in shapes {
-            match shape {
-                egui::Shape::Text(text) if pen.quads.append(&text, &mut mesh) => {}
-                shape => tessellator.tessellate_shape(shape, &mut mesh),
-            }
+        // The text last: nothing else is drawn over it.
+        let (text, other_text) = pen.placed.take();
+        for shape in shapes.into_iter().chain(other_text) {
+            tessellator.tessellate_shape(shape, &mut mesh);
         }
+        mesh.append(text);
         Layout {
             mode: self.mode,
             collapsed: self.collapsed,
@@ -482,14 +496,14 @@ impl HudView {
             &scale,
             &FontId::monospace(9.0),
             (plot.min, pen.palette.dim),
-            shapes,
+            &mut pen.placed,
         );
         let size = pen.text.place(
             pen.painter,
             DETAILS_LABEL,
             &FontId::monospace(9.0),
             (pos2(MARGIN, plot.max.y + 2.0), pen.palette.dim),
-            shapes,
+            &mut pen.placed,
         );
         let control = egui::Rect::from_min_size(pos2(MARGIN, plot.max.y + 2.0), size);
         (control.max.y, control)
@@ -511,7 +525,7 @@ impl HudView {
             palette,
             text,
             hairline,
-            ..
+            placed,
         } = pen;
         let (mut bottom, mut width) = (top, 0.0_f32);
         for row in self.rows.iter().filter(|row| row.kind == kind) {
@@ -522,7 +536,7 @@ impl HudView {
                 &row.value,
                 &row_font(),
                 (pos2(pos.x + name.size().x, pos.y), palette.grade(row.grade)),
-                shapes,
+                placed,
             );
             let height = name.size().y;
             width = width.max(name.size().x + value.x);
@@ -554,7 +568,7 @@ impl HudView {
             rows_text.push_str(name.text().trim_start());
             rows_text.push_str(&row.value);
             bottom = pos.y + height;
-            shapes.push(egui::Shape::galley(pos, name, palette.dim));
+            placed.galley(pos, name, palette.dim);
         }
         (bottom, width)
     }
@@ -566,6 +580,7 @@ impl HudView {
             painter,
             palette,
             text,
+            placed,
             ..
         } = pen;
         let total: Duration = self.latency_p50.iter().map(|&(_, p50)| p50).sum();
@@ -605,7 +620,7 @@ impl HudView {
             if x > bar.min.x && x + size.x > bar.max.x {
                 (x, y) = (bar.min.x, y + line_height);
             }
-            text.place(painter, &entry, &font, (pos2(x, y), colour(stage)), shapes);
+            text.place(painter, &entry, &font, (pos2(x, y), colour(stage)), placed);
             x += size.x + 2.0 * SPACING.x;
             line_height = line_height.max(size.y);
         }

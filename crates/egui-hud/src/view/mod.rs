@@ -3,12 +3,14 @@
 
 pub(crate) mod benchmark_status;
 pub(crate) mod details_window;
+pub(crate) mod glyph_quad;
 pub(crate) mod hud_palette;
 pub(crate) mod hud_preset;
 pub(crate) mod hud_row;
 pub(crate) mod hud_view;
 pub(crate) mod layer_widgets;
 pub(crate) mod main_readout;
+pub(crate) mod placed_text;
 pub(crate) mod readout_hover;
 pub(crate) mod readout_row;
 pub(crate) mod row_choice;

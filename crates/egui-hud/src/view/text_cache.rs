@@ -2,6 +2,9 @@ use std::sync::Arc;
 
 use egui::{Color32, FontId, Galley};
 
+use crate::view::glyph_quad::GlyphQuad;
+use crate::view::placed_text::PlacedText;
+
 /// The HUD's text, laid out once and placed again at every refresh: whole words (row names,
 /// the mode's label) and single characters of monospace values (digits, units).
 ///
@@ -21,8 +24,27 @@ pub(crate) struct TextCache {
 /// One font's kept characters: ASCII by code, the few others (µ, ·, —) in a list.
 struct FontChars {
     font: FontId,
-    ascii: Box<[Option<Arc<Galley>>; 128]>,
-    other: Vec<(char, Arc<Galley>)>,
+    ascii: Box<[Option<KeptChar>; 128]>,
+    other: Vec<(char, KeptChar)>,
+}
+
+/// A character laid out once: its galley, its size, and its quad read out of the galley (so
+/// that placing it touches neither the galley nor its reference count).
+struct KeptChar {
+    galley: Arc<Galley>,
+    size: egui::Vec2,
+    /// `None`: not one plain glyph; placed through its galley.
+    quad: Option<GlyphQuad>,
+}
+
+impl KeptChar {
+    fn new(galley: Arc<Galley>) -> Self {
+        Self {
+            size: galley.size(),
+            quad: GlyphQuad::of(&galley),
+            galley,
+        }
+    }
 }
 
 impl TextCache {
@@ -52,7 +74,7 @@ impl TextCache {
         galley
     }
 
-    /// Adds `text` at `pos` in `colour` to `shapes`, a character at a time, and returns its
+    /// Places `text` at `pos` in `colour` into `out`, a character at a time, and returns its
     /// size. A character whose advance differs from the others' (a fallback font in a
     /// monospace run) lays the whole text out instead, without keeping it.
     pub(crate) fn place(
@@ -61,28 +83,28 @@ impl TextCache {
         text: &str,
         font: &FontId,
         (pos, colour): (egui::Pos2, Color32),
-        shapes: &mut Vec<egui::Shape>,
+        out: &mut PlacedText,
     ) -> egui::Vec2 {
-        let first = shapes.len();
+        let first = out.mark();
         let mut size = egui::Vec2::ZERO;
         let mut advance = None;
         for c in text.chars() {
-            let galley = self.char(painter, c, font);
-            let glyph = galley.size();
+            let kept = self.char(painter, c, font);
+            let glyph = kept.size;
             if *advance.get_or_insert(glyph.x) != glyph.x {
                 // Laid out whole, and not kept: values change at every refresh.
-                shapes.truncate(first);
+                out.truncate(first);
                 let whole =
                     painter.layout_no_wrap(text.to_owned(), font.clone(), Color32::PLACEHOLDER);
                 let whole_size = whole.size();
-                shapes.push(egui::Shape::galley(pos, whole, colour));
+                out.galley(pos, whole, colour);
                 return whole_size;
             }
-            shapes.push(egui::Shape::galley(
+            out.glyph(
+                (kept.quad.as_ref(), &kept.galley),
                 pos + egui::vec2(size.x, 0.0),
-                galley,
                 colour,
-            ));
+            );
             size = egui::vec2(size.x + glyph.x, size.y.max(glyph.y));
         }
         size
@@ -96,12 +118,12 @@ impl TextCache {
         font: &FontId,
     ) -> egui::Vec2 {
         text.chars().fold(egui::Vec2::ZERO, |size, c| {
-            let glyph = self.char(painter, c, font).size();
+            let glyph = self.char(painter, c, font).size;
             egui::vec2(size.x + glyph.x, size.y.max(glyph.y))
         })
     }
 
-    fn char(&mut self, painter: &egui::Painter, c: char, font: &FontId) -> Arc<Galley> {
+    fn char(&mut self, painter: &egui::Painter, c: char, font: &FontId) -> &KeptChar {
         let found = self.chars.iter().position(|table| &table.font == font);
         let index = found.unwrap_or_else(|| {
             self.chars.push(FontChars {
@@ -111,19 +133,84 @@ impl TextCache {
             });
             self.chars.len() - 1
         });
-        let layout = || painter.layout_no_wrap(c.to_string(), font.clone(), Color32::PLACEHOLDER);
-        let Some(table) = self.chars.get_mut(index) else {
-            debug_assert!(false, "the table was found or pushed");
-            return layout();
+        let layout = || {
+            KeptChar::new(painter.layout_no_wrap(c.to_string(), font.clone(), Color32::PLACEHOLDER))
         };
+        // `index` was found or pushed just above.
+        let table = &mut self.chars[index];
         if let Some(slot) = table.ascii.get_mut(c as usize) {
-            return Arc::clone(slot.get_or_insert_with(layout));
+            return slot.get_or_insert_with(layout);
         }
-        if let Some((_, galley)) = table.other.iter().find(|(known, _)| *known == c) {
-            return Arc::clone(galley);
+        let known = table.other.iter().position(|(known, _)| *known == c);
+        let at = known.unwrap_or_else(|| {
+            table.other.push((c, layout()));
+            table.other.len() - 1
+        });
+        &table.other[at].1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use egui::epaint::{Mesh, TextShape};
+
+    use super::*;
+    use crate::view::text_quads::TextQuads;
+
+    /// Values placed from the kept quads (digits, units, a space, the few non-ASCII characters,
+    /// at fractional positions, in the HUD's fonts) at 1×, 1.5× and 2×: the same vertices and
+    /// indices as egui's tessellator paints for each character's galley at its place.
+    #[test]
+    fn placed_characters_are_the_tessellators_vertices() {
+        for pixels_per_point in [1.0, 1.5, 2.0] {
+            let ctx = egui::Context::default();
+            ctx.set_pixels_per_point(pixels_per_point);
+            let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
+                let painter = ui.painter();
+                let options = ui.ctx().tessellation_options(|o| *o);
+                #[expect(
+                    clippy::redundant_closure_for_method_calls,
+                    reason = "the method path is not general over the view's lifetime"
+                )]
+                let atlas = ui.ctx().fonts(|fonts| fonts.font_image_size());
+                let mut placed = PlacedText::with_capacity(
+                    TextQuads::new(pixels_per_point, &options, atlas),
+                    (0, 0),
+                );
+                let mut cache = TextCache::default();
+                let mut tessellator =
+                    egui::epaint::Tessellator::new(pixels_per_point, options, atlas, Vec::new());
+                let mut expected = Mesh::default();
+                let colour = Color32::from_rgb(200, 120, 40);
+                let mut y = 7.6;
+                for (text, size) in [("144.2", 26.0), ("0.8 ms", 11.0), ("µ·— 9%", 10.0)] {
+                    let font = FontId::monospace(size);
+                    let pos = egui::pos2(3.3, y);
+                    // Twice: laid out on first use, then placed from the kept quads.
+                    for _ in 0..2 {
+                        cache.place(painter, text, &font, (pos, colour), &mut placed);
+                        let mut x = pos.x;
+                        for c in text.chars() {
+                            let galley = painter.layout_no_wrap(
+                                c.to_string(),
+                                font.clone(),
+                                Color32::PLACEHOLDER,
+                            );
+                            let advance = galley.size().x;
+                            let shape = TextShape::new(egui::pos2(x, pos.y), galley, colour);
+                            tessellator.tessellate_text(&shape, &mut expected);
+                            x += advance;
+                        }
+                    }
+                    y += 31.7;
+                }
+                let (mesh, others) = placed.take();
+                assert!(others.is_empty(), "the HUD's characters are plain glyphs");
+                assert!(!expected.vertices.is_empty());
+                assert_eq!(mesh.indices, expected.indices, "at {pixels_per_point}×");
+                assert_eq!(mesh.vertices, expected.vertices, "at {pixels_per_point}×");
+            });
+            output.textures_delta.clear(); // nothing paints here
         }
-        let galley = layout();
-        table.other.push((c, Arc::clone(&galley)));
-        galley
     }
 }

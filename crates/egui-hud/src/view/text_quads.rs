@@ -1,6 +1,8 @@
 use egui::emath::GuiRounding as _;
 use egui::epaint::{Color32, Mesh, TextShape, Vertex};
 
+use crate::view::glyph_quad::GlyphQuad;
+
 /// Appends the HUD's text to its mesh: each placed galley's glyph quads moved to their place,
 /// coloured and with their texture coordinates normalised, the vertices egui's
 /// `Tessellator::tessellate_text` makes for the same shape.
@@ -94,6 +96,49 @@ impl TextQuads {
                 }
             }));
         }
+        true
+    }
+
+    /// Appends `glyph` (a kept character's quad, see [`GlyphQuad`]) placed at `pos` in
+    /// `colour`: the vertices [`Self::append`] makes for that character's galley at `pos`,
+    /// without reading the galley. The glyph must come from a galley laid out at this
+    /// `pixels_per_point` (the text cache is cleared when it changes). Returns `false`,
+    /// appending nothing, when the mesh's `u32` indices would overflow.
+    pub(crate) fn append_glyph(
+        &self,
+        glyph: &GlyphQuad,
+        (pos, colour): (egui::Pos2, Color32),
+        out: &mut Mesh,
+    ) -> bool {
+        let GlyphQuad::One {
+            row_offset,
+            vertices,
+            indices,
+        } = glyph
+        else {
+            return true; // a blank paints nothing
+        };
+        let Ok(index_offset) = u32::try_from(out.vertices.len()) else {
+            return false;
+        };
+        if index_offset.checked_add(4).is_none() {
+            return false;
+        }
+        // The same arithmetic, in the same order, as `append`: the mesh is bit for bit the same.
+        let origin = if self.round_to_pixels {
+            pos.round_to_pixels(self.pixels_per_point)
+        } else {
+            pos
+        };
+        let row_origin = origin + *row_offset;
+        out.indices
+            .extend(indices.iter().map(|index| index + index_offset));
+        out.vertices.extend(vertices.iter().map(|vertex| Vertex {
+            pos: row_origin + vertex.pos.to_vec2(),
+            uv: (vertex.uv.to_vec2() * self.uv_normalizer).to_pos2(),
+            // `GlyphQuad::of` keeps placeholder-coloured glyphs only.
+            color: colour,
+        }));
         true
     }
 }
