@@ -13,7 +13,7 @@ use crate::view::main_readout::MainReadout;
 use crate::view::placed_text::PlacedText;
 use crate::view::readout_row::{ReadoutRow, format_duration, format_percent};
 use crate::view::row_list::RowList;
-use crate::view::text_cache::TextCache;
+use crate::view::text_cache::{CharacterSet, TextCache};
 use crate::view::text_quads::TextQuads;
 use profiler_core::record::frame_log::FrameLog;
 
@@ -356,6 +356,18 @@ impl HudView {
         }
         if !same_look {
             self.text.clear();
+            self.text.lay_out_common(
+                painter,
+                &[
+                    (FontId::monospace(NUMBER_SIZE), CharacterSet::Number),
+                    (
+                        FontId::monospace(COLLAPSED_NUMBER_SIZE),
+                        CharacterSet::Number,
+                    ),
+                    (row_font(), CharacterSet::Text),
+                    (small_font(), CharacterSet::Text),
+                ],
+            );
         }
         let options = painter.ctx().tessellation_options(|o| *o);
         let hairline = hairline_width(pixels_per_point, &options);
@@ -391,7 +403,11 @@ impl HudView {
         (vertices, indices): (usize, usize),
     ) -> Layout {
         let (painter, palette) = (pen.painter, pen.palette);
-        let number_font = FontId::monospace(if self.collapsed { 14.0 } else { 26.0 });
+        let number_font = FontId::monospace(if self.collapsed {
+            COLLAPSED_NUMBER_SIZE
+        } else {
+            NUMBER_SIZE
+        });
         let number_text = self
             .main_value()
             .map_or_else(|| "--".to_owned(), format_fps);
@@ -494,14 +510,14 @@ impl HudView {
         pen.text.place(
             pen.painter,
             &scale,
-            &FontId::monospace(9.0),
+            &small_font(),
             (plot.min, pen.palette.dim),
             &mut pen.placed,
         );
         let size = pen.text.place(
             pen.painter,
             DETAILS_LABEL,
-            &FontId::monospace(9.0),
+            &small_font(),
             (pos2(MARGIN, plot.max.y + 2.0), pen.palette.dim),
             &mut pen.placed,
         );
@@ -612,7 +628,7 @@ impl HudView {
             left = right;
         }
         // Legend: "stage p50" in the stage's colour, wrapped to the content width.
-        let font = FontId::monospace(9.0);
+        let font = small_font();
         let (mut x, mut y, mut line_height) = (bar.min.x, bar.max.y + 2.0, 0.0_f32);
         for &(stage, p50) in &self.latency_p50 {
             let entry = format!("{} {}", stage.name(), format_duration(p50));
@@ -716,6 +732,15 @@ fn format_fps(fps: f64) -> String {
 fn row_font() -> FontId {
     FontId::monospace(11.0)
 }
+
+/// The plot's scale, the details control and the latency legend.
+fn small_font() -> FontId {
+    FontId::monospace(9.0)
+}
+
+/// The big number's size, in points, expanded and collapsed.
+const NUMBER_SIZE: f32 = 26.0;
+const COLLAPSED_NUMBER_SIZE: f32 = 14.0;
 
 /// A row's name padded to the name column (indented for a GPU pass).
 fn name_column(row: &ReadoutRow) -> String {

@@ -21,6 +21,15 @@ pub(crate) struct TextCache {
     chars: Vec<FontChars>,
 }
 
+/// Which characters [`TextCache::lay_out_common`] lays out for a font.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum CharacterSet {
+    /// The big number: digits, the decimal point and `-`.
+    Number,
+    /// Rows, legends and the plot's scale: printable ASCII, `µ`, `·`, `—` and `▸`.
+    Text,
+}
+
 /// One font's kept characters: ASCII by code, the few others (µ, ·, —) in a list.
 struct FontChars {
     font: FontId,
@@ -52,6 +61,27 @@ impl TextCache {
     pub(crate) fn clear(&mut self) {
         self.words.clear();
         self.chars.clear();
+    }
+
+    /// Lays out, up front, the characters the HUD's values are made of (digits and signs in
+    /// the big number's fonts; printable ASCII and the few others in the rows' and the plot's):
+    /// the view calls it when the cache starts empty (the HUD's first frame, a warm-up frame,
+    /// or a new atlas, scale or theme), so that a row or value appearing later does not shape
+    /// and rasterise its glyphs in a counted frame. A few ms, once: about 250 characters.
+    pub(crate) fn lay_out_common(
+        &mut self,
+        painter: &egui::Painter,
+        fonts: &[(FontId, CharacterSet)],
+    ) {
+        for (font, set) in fonts {
+            let chars: &mut dyn Iterator<Item = char> = match set {
+                CharacterSet::Number => &mut "0123456789.-".chars(),
+                CharacterSet::Text => &mut (' '..='~').chain("µ·—▸".chars()),
+            };
+            for c in chars {
+                self.char(painter, c, font);
+            }
+        }
     }
 
     /// `text` as one galley, laid out on first use.
@@ -152,10 +182,52 @@ impl TextCache {
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use egui::epaint::{Mesh, TextShape};
 
     use super::*;
+    use crate::view::readout_row::{format_bytes, format_duration, format_percent};
     use crate::view::text_quads::TextQuads;
+
+    impl TextCache {
+        fn kept_chars(&self) -> usize {
+            self.chars
+                .iter()
+                .map(|table| table.ascii.iter().flatten().count() + table.other.len())
+                .sum()
+        }
+    }
+
+    /// After the common characters are laid out, the values the rows show (durations from
+    /// nanoseconds to seconds, percentages, bytes, the separators) need no character laid out
+    /// in a later, counted frame.
+    #[test]
+    fn values_need_no_new_character_after_the_common_ones() {
+        let ctx = egui::Context::default();
+        let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
+            let painter = ui.painter();
+            let font = FontId::monospace(11.0);
+            let mut cache = TextCache::default();
+            cache.lay_out_common(painter, &[(font.clone(), CharacterSet::Text)]);
+            let kept = cache.kept_chars();
+            let mut values: Vec<String> = (0..12)
+                .map(|power| format_duration(Duration::from_nanos(7 * 10_u64.pow(power))))
+                .collect();
+            values.extend([0.4, 12.0, 100.0, 250.0].map(format_percent));
+            values.extend([900, 5 << 20, 3 << 30].map(format_bytes));
+            values.push("3 · worst 12.4 ms — 60 Hz".to_owned());
+            for value in &values {
+                cache.measure(painter, value, &font);
+            }
+            assert_eq!(
+                cache.kept_chars(),
+                kept,
+                "a value laid out a new character: {values:?}"
+            );
+        });
+        output.textures_delta.clear(); // nothing paints here
+    }
 
     /// Values placed from the kept quads (digits, units, a space, the few non-ASCII characters,
     /// at fractional positions, in the HUD's fonts) at 1×, 1.5× and 2×: the same vertices and
