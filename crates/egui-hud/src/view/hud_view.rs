@@ -62,6 +62,9 @@ pub(crate) struct HudView {
     text: TextCache,
     /// What the kept galleys were laid out for: theme, scale and font atlas size.
     look: Option<(bool, f32, [usize; 2])>,
+    /// The last layout's vertices and indices, reserved by the next one (a refresh drops the
+    /// layout before it is redone): its meshes grow once, not by doubling.
+    mesh_size: (usize, usize),
 }
 
 /// The HUD laid out for the current readouts and mode (valid for the view's `look`):
@@ -378,11 +381,7 @@ impl HudView {
             Vec::new(), // no circles
         );
         let mut text = std::mem::take(&mut self.text);
-        // The last layout's size, reserved up front: a refresh's meshes grow once, not by
-        // doubling.
-        let reserve = self.layout.as_ref().map_or((0, 0), |layout| {
-            (layout.mesh.vertices.len(), layout.mesh.indices.len())
-        });
+        let reserve = self.mesh_size;
         let quads = TextQuads::new(pixels_per_point, &options, font_image_size);
         let mut pen = Pen {
             painter,
@@ -391,7 +390,9 @@ impl HudView {
             hairline,
             placed: PlacedText::with_capacity(quads, reserve),
         };
-        self.layout = Some(self.lay_out(&mut pen, tessellator, reserve));
+        let layout = self.lay_out(&mut pen, tessellator, reserve);
+        self.mesh_size = (layout.mesh.vertices.len(), layout.mesh.indices.len());
+        self.layout = Some(layout);
         self.text = text;
     }
 
