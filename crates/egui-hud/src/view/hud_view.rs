@@ -381,28 +381,22 @@ impl HudView {
             Vec::new(), // no circles
         );
         let mut text = std::mem::take(&mut self.text);
-        let reserve = self.mesh_size;
         let quads = TextQuads::new(pixels_per_point, &options, font_image_size);
         let mut pen = Pen {
             painter,
             palette,
             text: &mut text,
             hairline,
-            placed: PlacedText::with_capacity(quads, reserve),
+            placed: PlacedText::with_capacity(quads, self.mesh_size),
         };
-        let layout = self.lay_out(&mut pen, tessellator, reserve);
+        let layout = self.lay_out(&mut pen, tessellator);
         self.mesh_size = (layout.mesh.vertices.len(), layout.mesh.indices.len());
         self.layout = Some(layout);
         self.text = text;
     }
 
     /// Lays the HUD out from its top-left corner and tessellates it into one mesh.
-    fn lay_out(
-        &self,
-        pen: &mut Pen<'_>,
-        mut tessellator: egui::epaint::Tessellator,
-        (vertices, indices): (usize, usize),
-    ) -> Layout {
+    fn lay_out(&self, pen: &mut Pen<'_>, mut tessellator: egui::epaint::Tessellator) -> Layout {
         let (painter, palette) = (pen.painter, pen.palette);
         let number_font = FontId::monospace(if self.collapsed {
             COLLAPSED_NUMBER_SIZE
@@ -470,8 +464,8 @@ impl HudView {
             egui::StrokeKind::Inside,
         );
         let mut mesh = egui::Mesh::default();
-        mesh.vertices.reserve(vertices);
-        mesh.indices.reserve(indices);
+        mesh.vertices.reserve(self.mesh_size.0);
+        mesh.indices.reserve(self.mesh_size.1);
         tessellator.tessellate_shape(egui::Shape::Rect(backdrop), &mut mesh);
         // The text last: nothing else is drawn over it.
         let (text, other_text) = pen.placed.take();

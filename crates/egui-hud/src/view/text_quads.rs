@@ -65,36 +65,17 @@ impl TextQuads {
         if !plain || !fits {
             return false;
         }
-        let origin = if self.round_to_pixels {
-            text.pos.round_to_pixels(self.pixels_per_point)
-        } else {
-            text.pos
-        };
+        let origin = self.origin(text.pos);
         for row in &galley.rows {
             let mesh = &row.visuals.mesh;
-            if mesh.is_empty() {
-                continue;
+            if !mesh.is_empty() {
+                self.append_row(
+                    origin + row.pos.to_vec2(),
+                    (&mesh.vertices, &mesh.indices),
+                    text.fallback_color,
+                    out,
+                );
             }
-            let row_origin = origin + row.pos.to_vec2();
-            #[expect(
-                clippy::cast_possible_truncation,
-                reason = "the galley's vertices were checked to fit in u32 above"
-            )]
-            let index_offset = out.vertices.len() as u32;
-            out.indices
-                .extend(mesh.indices.iter().map(|index| index + index_offset));
-            out.vertices.extend(mesh.vertices.iter().map(|vertex| {
-                let color = if vertex.color == Color32::PLACEHOLDER {
-                    text.fallback_color
-                } else {
-                    vertex.color
-                };
-                Vertex {
-                    pos: row_origin + vertex.pos.to_vec2(),
-                    uv: (vertex.uv.to_vec2() * self.uv_normalizer).to_pos2(),
-                    color,
-                }
-            }));
         }
         true
     }
@@ -118,28 +99,53 @@ impl TextQuads {
         else {
             return true; // a blank paints nothing
         };
-        let Ok(index_offset) = u32::try_from(out.vertices.len()) else {
-            return false;
-        };
-        if index_offset.checked_add(4).is_none() {
+        if u32::try_from(out.vertices.len().saturating_add(vertices.len())).is_err() {
             return false;
         }
-        // The same arithmetic, in the same order, as `append`: the mesh is bit for bit the same.
-        let origin = if self.round_to_pixels {
+        self.append_row(
+            self.origin(pos) + *row_offset,
+            (vertices, indices),
+            colour,
+            out,
+        );
+        true
+    }
+
+    /// Where text placed at `pos` starts: on a pixel when the tessellator rounds text.
+    fn origin(&self, pos: egui::Pos2) -> egui::Pos2 {
+        if self.round_to_pixels {
             pos.round_to_pixels(self.pixels_per_point)
         } else {
             pos
-        };
-        let row_origin = origin + *row_offset;
+        }
+    }
+
+    /// Appends one galley row's mesh (texel coordinates, placeholder colour) at `row_origin`,
+    /// as the tessellator does: moved, normalised, the placeholder coloured `colour`. The
+    /// caller checked that the vertex count fits the mesh's `u32` indices.
+    fn append_row(
+        &self,
+        row_origin: egui::Pos2,
+        (vertices, indices): (&[Vertex], &[u32]),
+        colour: Color32,
+        out: &mut Mesh,
+    ) {
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "the caller checked that the vertices fit in u32"
+        )]
+        let index_offset = out.vertices.len() as u32;
         out.indices
             .extend(indices.iter().map(|index| index + index_offset));
         out.vertices.extend(vertices.iter().map(|vertex| Vertex {
             pos: row_origin + vertex.pos.to_vec2(),
             uv: (vertex.uv.to_vec2() * self.uv_normalizer).to_pos2(),
-            // `GlyphQuad::of` keeps placeholder-coloured glyphs only.
-            color: colour,
+            color: if vertex.color == Color32::PLACEHOLDER {
+                colour
+            } else {
+                vertex.color
+            },
         }));
-        true
     }
 }
 
