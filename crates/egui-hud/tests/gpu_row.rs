@@ -253,6 +253,76 @@ fn egui_and_app_passes_are_timed_and_a_hidden_hud_takes_no_slots() {
     );
 }
 
+/// A timed frame of an app that times no GPU pass of its own has three paint callbacks, not
+/// four: egui's end stamp does the begin callback's work (a callback costs a few µs a frame),
+/// and egui's pass and the HUD's own drawing are still timed apart. Once the app times a pass
+/// of its own, its frames get the begin callback again, first in paint order, and the pass is
+/// timed.
+#[test]
+fn a_timed_frame_without_app_passes_has_no_begin_callback() {
+    let _one_at_a_time = one_gpu_test_at_a_time();
+    let Some(render_state) = render_state_with_timestamps() else {
+        return;
+    };
+    let (device, queue) = (render_state.device.clone(), render_state.queue.clone());
+    let mut harness = timed_harness(render_state, egui::vec2(320.0, 360.0))
+        .with_context_setup(move |ctx| {
+            egui_hud::install_wgpu(ctx, &device, &queue);
+            let timer = egui_hud::gpu_timer(ctx).expect("timer buffers");
+            TIMER.with(|t| *t.borrow_mut() = Some(timer));
+        })
+        .build_ui_state(
+            |ui, app_pass: &mut bool| {
+                ui.label("app");
+                if *app_pass {
+                    let rect =
+                        egui::Rect::from_min_size(egui::pos2(10.0, 40.0), egui::vec2(64.0, 64.0));
+                    ui.painter().add(egui_wgpu::Callback::new_paint_callback(
+                        rect,
+                        AppPass("app"),
+                    ));
+                }
+                #[expect(clippy::disallowed_methods, reason = "the test app animates")]
+                ui.ctx().request_repaint();
+                every_frame_hud().show(ui.ctx());
+            },
+            false,
+        );
+    harness.run_steps(40); // the warm-up, then timed frames and a refresh with their results
+    assert_eq!(
+        paint_callbacks(&harness),
+        3,
+        "egui's end stamp (with the begin work) and the HUD's two"
+    );
+    let snapshot = egui_hud::snapshot(&harness.ctx).expect("the HUD ticked");
+    let labels: Vec<&str> = snapshot
+        .gpu_passes
+        .iter()
+        .map(|p| p.label.as_str())
+        .collect();
+    assert_eq!(labels, ["egui"], "egui's pass is timed: {snapshot:?}");
+    assert_the_huds_gpu_time_is_apart(&snapshot, &labels);
+
+    *harness.state_mut() = true;
+    harness.run_steps(40);
+    assert_eq!(
+        paint_callbacks(&harness),
+        1 + 4,
+        "the app's pass, and the timer's begin callback back with the other three"
+    );
+    let snapshot = egui_hud::snapshot(&harness.ctx).expect("the HUD ticked");
+    let labels: Vec<&str> = snapshot
+        .gpu_passes
+        .iter()
+        .map(|p| p.label.as_str())
+        .collect();
+    assert!(
+        labels.contains(&"egui") && labels.contains(&"app"),
+        "both passes timed: {labels:?}"
+    );
+    assert_the_huds_gpu_time_is_apart(&snapshot, &labels);
+}
+
 /// Renders one frame of `viewport` as an integration does for each window: the app paints an
 /// app pass labelled `app_label` and shows the HUD; egui's output is drawn into `target`.
 /// Returns the HUD's snapshot, taken in the frame.

@@ -59,6 +59,11 @@ struct Stamps {
     /// viewport: it is submitted after them).
     to_resolve: Vec<FrameId>,
     owners: FrameOwners,
+    /// The app has asked for timestamps of a pass of its own ([`EguiGpuTimer::pass_timestamps`]):
+    /// from then on a timed frame gets its begin stamp as a callback of its own, first in paint
+    /// order, so that the app's `prepare` knows which viewport is painted. Until then the end
+    /// stamp does that work (one callback fewer a timed frame).
+    app_times_passes: bool,
     /// Each viewport's paint callbacks, made once and added every frame by `Arc` clone: a
     /// frame allocates none. They reach the stamps through a weak link (no cycle).
     callbacks: egui::ViewportIdMap<KeptCallbacks>,
@@ -153,8 +158,13 @@ struct FrameStamps {
     egui_scope: Option<GpuScope>,
     /// The HUD's own drawing in the open frame, inside egui's pass.
     hud_scope: Option<GpuScope>,
-    /// The pass (`cumulative_pass_nr`) whose begin stamp was added.
+    /// The pass (`cumulative_pass_nr`) whose frame start was marked.
     begin_added_in_pass: Option<u64>,
+    /// The frame's begin work (which viewport is painted, the render start, resolving earlier
+    /// frames, opening egui's scope) is done by the begin callback; else by the end stamp's
+    /// `prepare` and `finish_prepare`, which egui-wgpu calls at the same points for a frame
+    /// without app callbacks.
+    begin_callback: bool,
     /// When the renderer began the frame being painted (the begin stamp's `prepare`), and the
     /// HUD's sequence number of that frame.
     render_start: Option<(u64, Instant)>,
@@ -242,6 +252,9 @@ impl EguiGpuTimer {
     fn open_frame(&self) -> Option<FrameId> {
         let mut guard = self.stamps.lock();
         let stamps = &mut *guard;
+        // Asked once: the next timed frames get the begin callback this pass needed (a pass
+        // timed before it was added is not: only the app's first one).
+        stamps.app_times_passes = true;
         let viewport = stamps.painting?;
         let frame = stamps.viewports.get_mut(&viewport)?;
         if !frame.armed {
@@ -263,13 +276,15 @@ impl EguiGpuTimer {
         }
     }
 
-    /// Adds the first paint callback of the current viewport's frame, at the start of its
-    /// pass, before the app paints: egui-wgpu calls `prepare` in paint order, so its `prepare`
-    /// tells app passes timed from theirs which viewport is being painted, and its
-    /// `finish_prepare` resolves the frames timed before. Only for a frame that `may_be_timed`
-    /// or has earlier frames to resolve: a callback costs a few µs a frame (egui's painter,
-    /// egui-wgpu's calls and render-state reset), for nothing in a frame with no stamps.
-    /// Nothing without timestamp queries.
+    /// Marks the start of the current viewport's frame and, where the frame needs one, adds
+    /// its first paint callback, at the start of its pass, before the app paints: egui-wgpu
+    /// calls `prepare` in paint order, so its `prepare` tells app passes timed from theirs
+    /// which viewport is being painted, and its `finish_prepare` resolves the frames timed
+    /// before. Only for a frame that `may_be_timed` or has earlier frames to resolve, and only
+    /// where the end stamp cannot do that work: after the app has timed a pass of its own, on
+    /// a device without stamps inside passes, or for a frame that will not be timed. A
+    /// callback costs a few µs a frame (egui's painter, egui-wgpu's calls and render-state
+    /// reset). Nothing without timestamp queries.
     /// `sequence`: the HUD's number for the frame, which its paint marks carry.
     pub(crate) fn mark_frame_start(&self, ctx: &egui::Context, sequence: u64, may_be_timed: bool) {
         if !self.timer.support().can_time_passes() {
@@ -281,9 +296,31 @@ impl EguiGpuTimer {
             if !may_be_timed && !stamps.has_recorded_frames() {
                 return;
             }
+            let callback = !may_be_timed
+                || stamps.app_times_passes
+                || !self.timer.support().can_write_inside_passes();
             let frame = stamps.viewports.entry(viewport).or_default();
             frame.begin_added_in_pass = Some(ctx.cumulative_pass_nr());
             frame.sequence = sequence;
+            frame.begin_callback = callback;
+            if !callback {
+                return; // the end stamp begins the frame, or `stamp_frame` adds the callback
+            }
+            self.kept(&mut stamps, viewport, |kept| &kept.begin)
+        };
+        ctx.layer_painter(egui::LayerId::background())
+            .add(covering(begin, ctx));
+    }
+
+    /// Adds the begin callback to the current viewport's frame now, for a frame marked without
+    /// one that turned out not to be timed but has earlier frames to resolve (its `prepare`
+    /// then runs after the app's: no app pass is timed in an untimed frame anyway).
+    fn add_begin_callback(&self, ctx: &egui::Context, viewport: egui::ViewportId) {
+        let begin = {
+            let mut stamps = self.stamps.lock();
+            if let Some(frame) = stamps.viewports.get_mut(&viewport) {
+                frame.begin_callback = true;
+            }
             self.kept(&mut stamps, viewport, |kept| &kept.begin)
         };
         ctx.layer_painter(egui::LayerId::background())
@@ -318,14 +355,21 @@ impl EguiGpuTimer {
             return;
         }
         let viewport = ctx.viewport_id();
-        let begin_added = {
+        let (begin_added, needs_begin_callback) = {
             let mut stamps = self.stamps.lock();
+            let recorded = stamps.has_recorded_frames();
             let frame = stamps.viewports.entry(viewport).or_default();
             frame.armed = timed;
-            frame.begin_added_in_pass == Some(ctx.cumulative_pass_nr())
+            let begin_added = frame.begin_added_in_pass == Some(ctx.cumulative_pass_nr());
+            // Foreseen timed (no callback: the end stamp would begin it), decided untimed:
+            // the frames recorded before still need resolving.
+            let untimed_after_all = begin_added && !timed && !frame.begin_callback && recorded;
+            (begin_added, untimed_after_all)
         };
         if !begin_added {
             self.mark_frame_start(ctx, sequence, timed);
+        } else if needs_begin_callback {
+            self.add_begin_callback(ctx, viewport);
         }
         if timed && self.timer.support().can_write_inside_passes() {
             let end = self.kept(&mut self.stamps.lock(), viewport, |kept| &kept.end);
@@ -502,7 +546,9 @@ enum StampKind {
     HudBegin,
     /// Painted last on the HUD's layer: closes it.
     HudEnd,
-    /// Painted last (debug layer): closes egui's pass scope inside the pass.
+    /// Painted last (debug layer): closes egui's pass scope inside the pass. In a timed frame
+    /// without a begin callback (no app pass timed yet) its `prepare` and `finish_prepare` do
+    /// the begin callback's work: one callback fewer a timed frame.
     End,
 }
 
@@ -518,6 +564,25 @@ impl Stamp {
     fn stamps(&self) -> Option<Arc<Mutex<Stamps>>> {
         self.link.stamps.upgrade()
     }
+
+    /// Whether this callback does its frame's begin work in `prepare` and `finish_prepare`:
+    /// the begin callback, or the end stamp of a frame that has none (egui-wgpu calls every
+    /// callback's `prepare` in paint order, then every `finish_prepare`, all before the render
+    /// pass: without app callbacks in between, the end stamp's calls come at the same points).
+    /// One lock for the end stamp.
+    fn does_begin_work(&self) -> bool {
+        match self.kind {
+            StampKind::Begin => true,
+            StampKind::End => self.stamps().is_some_and(|shared| {
+                shared
+                    .lock()
+                    .viewports
+                    .get(&self.viewport)
+                    .is_some_and(|frame| !frame.begin_callback)
+            }),
+            StampKind::HudBegin | StampKind::HudEnd => false,
+        }
+    }
 }
 
 impl egui_wgpu::CallbackTrait for Stamp {
@@ -529,7 +594,7 @@ impl egui_wgpu::CallbackTrait for Stamp {
         _egui_encoder: &mut wgpu::CommandEncoder,
         _resources: &mut egui_wgpu::CallbackResources,
     ) -> Vec<wgpu::CommandBuffer> {
-        if self.kind == StampKind::Begin
+        if self.does_begin_work()
             && let Some(shared) = self.stamps()
         {
             let mut stamps = shared.lock();
@@ -547,7 +612,7 @@ impl egui_wgpu::CallbackTrait for Stamp {
         egui_encoder: &mut wgpu::CommandEncoder,
         _resources: &mut egui_wgpu::CallbackResources,
     ) -> Vec<wgpu::CommandBuffer> {
-        if self.kind != StampKind::Begin {
+        if !self.does_begin_work() {
             return Vec::new();
         }
         let Some(shared) = self.stamps() else {
