@@ -243,7 +243,8 @@ impl EguiGpuTimer {
     /// Call it from a paint callback's `prepare` and put
     /// [`PassTimestamps::render_pass_writes`] into the pass descriptor; the pass is shown on the
     /// HUD of the viewport being painted. `None` when the device cannot time passes, the frame
-    /// is not timed, or the frame's pool is full (counted). One lock.
+    /// is not timed, or the frame's pool is full (counted), and at the app's first call: until
+    /// then the HUD saves a paint callback a timed frame, which app passes need. One lock.
     pub fn pass_timestamps(&self, label: &str) -> Option<PassTimestamps> {
         let frame = self.open_frame()?;
         self.timer.pass_timestamps(frame, label)
