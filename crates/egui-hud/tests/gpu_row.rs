@@ -125,6 +125,31 @@ thread_local! {
     static TIMER: std::cell::RefCell<Option<EguiGpuTimer>> = const { std::cell::RefCell::new(None) };
 }
 
+/// Installs the HUD's GPU timer on `ctx` and hands it to [`AppPass`] (through `TIMER`).
+fn install_for_app_passes(ctx: &egui::Context, device: &wgpu::Device, queue: &wgpu::Queue) {
+    egui_hud::install_wgpu(ctx, device, queue);
+    let timer = egui_hud::gpu_timer(ctx).expect("timer buffers");
+    TIMER.with(|t| *t.borrow_mut() = Some(timer));
+}
+
+/// Paints an [`AppPass`] labelled "app" near the UI's top-left corner.
+fn paint_app_pass(ui: &egui::Ui) {
+    let rect = egui::Rect::from_min_size(egui::pos2(10.0, 40.0), egui::vec2(64.0, 64.0));
+    ui.painter().add(egui_wgpu::Callback::new_paint_callback(
+        rect,
+        AppPass("app"),
+    ));
+}
+
+/// The labels of the GPU passes in `snapshot`.
+fn pass_labels(snapshot: &Snapshot) -> Vec<&str> {
+    snapshot
+        .gpu_passes
+        .iter()
+        .map(|p| p.label.as_str())
+        .collect()
+}
+
 /// The HUD's own drawing is timed in its own scope, inside egui's pass, and left out of the
 /// app's GPU time: no pass under its label, and its time on the side.
 fn assert_the_huds_gpu_time_is_apart(snapshot: &Snapshot, labels: &[&str]) {
@@ -156,20 +181,11 @@ fn egui_and_app_passes_are_timed_and_a_hidden_hud_takes_no_slots() {
         .with_size(egui::vec2(320.0, 360.0))
         .with_render_every_step(true)
         .renderer(WgpuTestRenderer::from_render_state(render_state))
-        .with_context_setup(move |ctx| {
-            egui_hud::install_wgpu(ctx, &device, &queue);
-            let timer = egui_hud::gpu_timer(ctx).expect("timer buffers");
-            TIMER.with(|t| *t.borrow_mut() = Some(timer));
-        })
+        .with_context_setup(move |ctx| install_for_app_passes(ctx, &device, &queue))
         .build_ui_state(
             |ui, shown: &mut bool| {
                 ui.label("app");
-                let rect =
-                    egui::Rect::from_min_size(egui::pos2(10.0, 40.0), egui::vec2(64.0, 64.0));
-                ui.painter().add(egui_wgpu::Callback::new_paint_callback(
-                    rect,
-                    AppPass("app"),
-                ));
+                paint_app_pass(ui);
                 #[expect(clippy::disallowed_methods, reason = "the test app animates")]
                 ui.ctx().request_repaint();
                 if *shown {
@@ -181,11 +197,7 @@ fn egui_and_app_passes_are_timed_and_a_hidden_hud_takes_no_slots() {
     harness.run_steps(30);
     let timer = egui_hud::gpu_timer(&harness.ctx).expect("installed");
     let snapshot = egui_hud::snapshot(&harness.ctx).expect("the HUD ticked");
-    let labels: Vec<&str> = snapshot
-        .gpu_passes
-        .iter()
-        .map(|p| p.label.as_str())
-        .collect();
+    let labels = pass_labels(&snapshot);
     assert!(
         labels.contains(&"egui") && labels.contains(&"app"),
         "both passes timed: {labels:?}"
@@ -266,21 +278,12 @@ fn a_timed_frame_without_app_passes_has_no_begin_callback() {
     };
     let (device, queue) = (render_state.device.clone(), render_state.queue.clone());
     let mut harness = timed_harness(render_state, egui::vec2(320.0, 360.0))
-        .with_context_setup(move |ctx| {
-            egui_hud::install_wgpu(ctx, &device, &queue);
-            let timer = egui_hud::gpu_timer(ctx).expect("timer buffers");
-            TIMER.with(|t| *t.borrow_mut() = Some(timer));
-        })
+        .with_context_setup(move |ctx| install_for_app_passes(ctx, &device, &queue))
         .build_ui_state(
             |ui, app_pass: &mut bool| {
                 ui.label("app");
                 if *app_pass {
-                    let rect =
-                        egui::Rect::from_min_size(egui::pos2(10.0, 40.0), egui::vec2(64.0, 64.0));
-                    ui.painter().add(egui_wgpu::Callback::new_paint_callback(
-                        rect,
-                        AppPass("app"),
-                    ));
+                    paint_app_pass(ui);
                 }
                 #[expect(clippy::disallowed_methods, reason = "the test app animates")]
                 ui.ctx().request_repaint();
@@ -295,11 +298,7 @@ fn a_timed_frame_without_app_passes_has_no_begin_callback() {
         "egui's end stamp (with the begin work) and the HUD's two"
     );
     let snapshot = egui_hud::snapshot(&harness.ctx).expect("the HUD ticked");
-    let labels: Vec<&str> = snapshot
-        .gpu_passes
-        .iter()
-        .map(|p| p.label.as_str())
-        .collect();
+    let labels = pass_labels(&snapshot);
     assert_eq!(labels, ["egui"], "egui's pass is timed: {snapshot:?}");
     assert_the_huds_gpu_time_is_apart(&snapshot, &labels);
 
@@ -311,11 +310,7 @@ fn a_timed_frame_without_app_passes_has_no_begin_callback() {
         "the app's pass, and the timer's begin callback back with the other three"
     );
     let snapshot = egui_hud::snapshot(&harness.ctx).expect("the HUD ticked");
-    let labels: Vec<&str> = snapshot
-        .gpu_passes
-        .iter()
-        .map(|p| p.label.as_str())
-        .collect();
+    let labels = pass_labels(&snapshot);
     assert!(
         labels.contains(&"egui") && labels.contains(&"app"),
         "both passes timed: {labels:?}"
