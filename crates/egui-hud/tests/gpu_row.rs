@@ -126,6 +126,7 @@ thread_local! {
 }
 
 /// Installs the HUD's GPU timer on `ctx` and hands it to [`AppPass`] (through `TIMER`).
+#[expect(clippy::expect_used, reason = "a test helper fails loudly")]
 fn install_for_app_passes(ctx: &egui::Context, device: &wgpu::Device, queue: &wgpu::Queue) {
     egui_hud::install_wgpu(ctx, device, queue);
     let timer = egui_hud::gpu_timer(ctx).expect("timer buffers");
