@@ -294,7 +294,12 @@ impl HudView {
                 mesh
             }
         };
-        painter.add(egui::Shape::Mesh(mesh));
+        // Clipped to itself (and a point for the backdrop's anti-aliased edge), the HUD starts a
+        // mesh of its own in egui's tessellator instead of being appended to the app's.
+        let bounds = egui::Rect::from_min_size(origin, layout.size).expand(1.0);
+        painter
+            .with_clip_rect(bounds.intersect(painter.clip_rect()))
+            .add(egui::Shape::Mesh(mesh));
         let body = widgets.widget(
             egui::Rect::from_min_size(origin, layout.size),
             Self::body_of(readout_id),
@@ -1011,6 +1016,44 @@ mod tests {
                 "a ridge of 3 vertices a point, 4 triangles a segment, at {pixels_per_point}x"
             );
         }
+    }
+
+    #[test]
+    fn the_hud_is_a_mesh_of_its_own_after_tessellation() {
+        // Appended to the app's mesh, the HUD's vertices would make egui's tessellator grow
+        // (and copy) the app's mesh whenever they pass its capacity; clipped to itself, the
+        // HUD starts a mesh of its own (one more draw call, no copy of the app's).
+        let ctx = egui::Context::default();
+        let mut view = HudView::default();
+        let id = egui::Id::unique("readout");
+        let mut frame = || {
+            let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
+                for line in 0..20 {
+                    ui.label(format!("the app's line {line}"));
+                }
+                view.prepare(ui.painter());
+                let mut widgets = LayerWidgets::new(ui.ctx(), ui.layer_id(), ui.clip_rect());
+                view.draw(ui.painter(), &mut widgets, pos2(300.0, 10.0), id);
+            });
+            output.textures_delta.clear(); // nothing paints here
+            output
+        };
+        let _ = frame(); // the layout, and the font atlas
+        let output = frame();
+        let hud = view.layout.as_ref().expect("laid out");
+        let hud_vertices = hud.mesh.vertices.len();
+        let primitives = ctx.tessellate(output.shapes, output.pixels_per_point);
+        let meshes: Vec<usize> = primitives
+            .iter()
+            .filter_map(|clipped| match &clipped.primitive {
+                egui::epaint::Primitive::Mesh(mesh) => Some(mesh.vertices.len()),
+                egui::epaint::Primitive::Callback(_) => None,
+            })
+            .collect();
+        assert!(
+            meshes.len() >= 2 && meshes.contains(&hud_vertices),
+            "the app's mesh and the HUD's {hud_vertices} vertices apart: {meshes:?}"
+        );
     }
 
     #[test]
