@@ -835,6 +835,7 @@ fn push_benchmark_rows(rows: &mut Vec<ReadoutRow>, benchmark: &BenchmarkStatus) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::view::hud_preset::HudPreset;
     use crate::view::readout_hover::ReadoutHover;
 
     /// The hover text for `snapshot`, as built while the pointer is over the HUD.
@@ -1039,9 +1040,7 @@ mod tests {
         // HUD starts a mesh of its own (one more draw call, no copy of the app's).
         let ctx = egui::Context::default();
         let mut view = HudView::default();
-        view.set_rows(RowList::new(
-            crate::view::hud_preset::HudPreset::Full.rows(),
-        ));
+        view.set_rows(RowList::new(HudPreset::Full.rows()));
         let draws = (0..120).map(|i| Duration::from_millis(4 + i % 7));
         view.set_plot(draws, Duration::from_millis(16));
         let id = egui::Id::unique("readout");
