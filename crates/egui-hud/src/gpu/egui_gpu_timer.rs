@@ -566,22 +566,26 @@ impl Stamp {
         self.link.stamps.upgrade()
     }
 
-    /// Whether this callback does its frame's begin work in `prepare` and `finish_prepare`:
-    /// the begin callback, or the end stamp of a frame that has none (egui-wgpu calls every
-    /// callback's `prepare` in paint order, then every `finish_prepare`, all before the render
-    /// pass: without app callbacks in between, the end stamp's calls come at the same points).
-    /// One lock for the end stamp.
-    fn does_begin_work(&self) -> bool {
-        match self.kind {
-            StampKind::Begin => true,
-            StampKind::End => self.stamps().is_some_and(|shared| {
-                shared
-                    .lock()
-                    .viewports
-                    .get(&self.viewport)
-                    .is_some_and(|frame| !frame.begin_callback)
-            }),
-            StampKind::HudBegin | StampKind::HudEnd => false,
+    /// Runs `work` on the locked stamps when this callback does its frame's begin work in
+    /// `prepare` and `finish_prepare`: the begin callback, or the end stamp of a frame that has
+    /// none (egui-wgpu calls every callback's `prepare` in paint order, then every
+    /// `finish_prepare`, all before the render pass: without app callbacks in between, the end
+    /// stamp's calls come at the same points). One lock; none for the HUD's own stamps.
+    fn begin_work(&self, work: impl FnOnce(&mut Stamps)) {
+        if matches!(self.kind, StampKind::HudBegin | StampKind::HudEnd) {
+            return;
+        }
+        let Some(shared) = self.stamps() else {
+            return;
+        };
+        let mut stamps = shared.lock();
+        let begins = self.kind != StampKind::End
+            || stamps
+                .viewports
+                .get(&self.viewport)
+                .is_some_and(|frame| !frame.begin_callback);
+        if begins {
+            work(&mut stamps);
         }
     }
 }
@@ -595,14 +599,11 @@ impl egui_wgpu::CallbackTrait for Stamp {
         _egui_encoder: &mut wgpu::CommandEncoder,
         _resources: &mut egui_wgpu::CallbackResources,
     ) -> Vec<wgpu::CommandBuffer> {
-        if self.does_begin_work()
-            && let Some(shared) = self.stamps()
-        {
-            let mut stamps = shared.lock();
+        self.begin_work(|stamps| {
             stamps.painting = Some(self.viewport);
             let frame = stamps.viewports.entry(self.viewport).or_default();
             frame.render_start = Some((frame.sequence, Instant::now()));
-        }
+        });
         Vec::new()
     }
 
@@ -613,46 +614,41 @@ impl egui_wgpu::CallbackTrait for Stamp {
         egui_encoder: &mut wgpu::CommandEncoder,
         _resources: &mut egui_wgpu::CallbackResources,
     ) -> Vec<wgpu::CommandBuffer> {
-        if !self.does_begin_work() {
-            return Vec::new();
-        }
-        let Some(shared) = self.stamps() else {
-            return Vec::new();
-        };
         let timer = &self.link.timer;
-        let mut guard = shared.lock();
-        let stamps = &mut *guard;
-        stamps.painting = None;
-        let frame = stamps.viewports.entry(self.viewport).or_default();
-        if frame.egui_scope.take().is_some()
-            && let Some(unfinished) = frame.open.take()
-        {
-            // The last frame was never painted (surface lost, window hidden): its egui scope
-            // has no end stamp and validation rejects it; resolve it to free its slot.
-            stamps.to_resolve.push(unfinished);
-        }
-        // Earlier frames' stamps are all in submitted command buffers: resolve them on this
-        // encoder, which is submitted after them.
-        for frame in stamps.to_resolve.drain(..) {
-            timer.resolve_frame(frame, egui_encoder);
-        }
-        let frame = stamps.viewports.entry(self.viewport).or_default();
-        if frame.armed && timer.support().can_write_inside_passes() {
-            if frame.open.is_none() {
-                frame.open = stamps.owners.begin_frame(timer, self.viewport);
+        self.begin_work(|stamps| {
+            stamps.painting = None;
+            let frame = stamps.viewports.entry(self.viewport).or_default();
+            if frame.egui_scope.take().is_some()
+                && let Some(unfinished) = frame.open.take()
+            {
+                // The last frame was never painted (surface lost, window hidden): its egui scope
+                // has no end stamp and validation rejects it; resolve it to free its slot.
+                stamps.to_resolve.push(unfinished);
             }
-            if let Some(open) = frame.open {
-                frame.egui_scope = timer.begin_encoder_scope(open, EGUI_PASS_LABEL, egui_encoder);
+            // Earlier frames' stamps are all in submitted command buffers: resolve them on this
+            // encoder, which is submitted after them.
+            for frame in stamps.to_resolve.drain(..) {
+                timer.resolve_frame(frame, egui_encoder);
             }
-        } else {
-            if let Some(open) = frame.open.take() {
-                // App passes only (no in-pass stamps): they were recorded in this frame's
-                // `prepare` calls, before this encoder's commands or in buffers submitted
-                // ahead of it, so resolving here is safe.
-                timer.resolve_frame(open, egui_encoder);
+            let frame = stamps.viewports.entry(self.viewport).or_default();
+            if frame.armed && timer.support().can_write_inside_passes() {
+                if frame.open.is_none() {
+                    frame.open = stamps.owners.begin_frame(timer, self.viewport);
+                }
+                if let Some(open) = frame.open {
+                    frame.egui_scope =
+                        timer.begin_encoder_scope(open, EGUI_PASS_LABEL, egui_encoder);
+                }
+            } else {
+                if let Some(open) = frame.open.take() {
+                    // App passes only (no in-pass stamps): they were recorded in this frame's
+                    // `prepare` calls, before this encoder's commands or in buffers submitted
+                    // ahead of it, so resolving here is safe.
+                    timer.resolve_frame(open, egui_encoder);
+                }
+                frame.armed = false;
             }
-            frame.armed = false;
-        }
+        });
         Vec::new()
     }
 
