@@ -177,24 +177,18 @@ fn egui_and_app_passes_are_timed_and_a_hidden_hud_takes_no_slots() {
     let Some(render_state) = render_state_with_timestamps() else {
         return;
     };
-    let (device, queue) = (render_state.device.clone(), render_state.queue.clone());
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(320.0, 360.0))
-        .with_render_every_step(true)
-        .renderer(WgpuTestRenderer::from_render_state(render_state))
-        .with_context_setup(move |ctx| install_for_app_passes(ctx, &device, &queue))
-        .build_ui_state(
-            |ui, shown: &mut bool| {
-                ui.label("app");
-                paint_app_pass(ui);
-                #[expect(clippy::disallowed_methods, reason = "the test app animates")]
-                ui.ctx().request_repaint();
-                if *shown {
-                    every_frame_hud().show(ui.ctx());
-                }
-            },
-            true,
-        );
+    let mut harness = app_pass_harness(render_state, egui::vec2(320.0, 360.0)).build_ui_state(
+        |ui, shown: &mut bool| {
+            ui.label("app");
+            paint_app_pass(ui);
+            #[expect(clippy::disallowed_methods, reason = "the test app animates")]
+            ui.ctx().request_repaint();
+            if *shown {
+                every_frame_hud().show(ui.ctx());
+            }
+        },
+        true,
+    );
     harness.run_steps(30);
     let timer = egui_hud::gpu_timer(&harness.ctx).expect("installed");
     let snapshot = egui_hud::snapshot(&harness.ctx).expect("the HUD ticked");
@@ -267,8 +261,8 @@ fn egui_and_app_passes_are_timed_and_a_hidden_hud_takes_no_slots() {
 }
 
 /// A timed frame of an app that times no GPU pass of its own has three paint callbacks, not
-/// four: egui's end stamp does the begin callback's work (a callback costs a few µs a frame),
-/// and egui's pass and the HUD's own drawing are still timed apart. Once the app times a pass
+/// four: egui's end stamp does the begin callback's work (a callback is CPU work in egui's
+/// painter and egui-wgpu every frame), and egui's pass and the HUD's own drawing are still timed apart. Once the app times a pass
 /// of its own, its frames get the begin callback again, first in paint order, and the pass is
 /// timed.
 #[test]
@@ -277,21 +271,18 @@ fn a_timed_frame_without_app_passes_has_no_begin_callback() {
     let Some(render_state) = render_state_with_timestamps() else {
         return;
     };
-    let (device, queue) = (render_state.device.clone(), render_state.queue.clone());
-    let mut harness = timed_harness(render_state, egui::vec2(320.0, 360.0))
-        .with_context_setup(move |ctx| install_for_app_passes(ctx, &device, &queue))
-        .build_ui_state(
-            |ui, app_pass: &mut bool| {
-                ui.label("app");
-                if *app_pass {
-                    paint_app_pass(ui);
-                }
-                #[expect(clippy::disallowed_methods, reason = "the test app animates")]
-                ui.ctx().request_repaint();
-                every_frame_hud().show(ui.ctx());
-            },
-            false,
-        );
+    let mut harness = app_pass_harness(render_state, egui::vec2(320.0, 360.0)).build_ui_state(
+        |ui, app_pass: &mut bool| {
+            ui.label("app");
+            if *app_pass {
+                paint_app_pass(ui);
+            }
+            #[expect(clippy::disallowed_methods, reason = "the test app animates")]
+            ui.ctx().request_repaint();
+            every_frame_hud().show(ui.ctx());
+        },
+        false,
+    );
     harness.run_steps(40); // the warm-up, then timed frames and a refresh with their results
     assert_eq!(
         paint_callbacks(&harness),
@@ -822,6 +813,16 @@ fn timed_harness<State>(
         .with_render_every_step(true)
         .renderer(WgpuTestRenderer::from_render_state(render_state))
         .with_context_setup(move |ctx| egui_hud::install_wgpu(ctx, &device, &queue))
+}
+
+/// A timed harness whose context also hands the HUD's GPU timer to [`AppPass`].
+fn app_pass_harness<State>(
+    render_state: egui_wgpu::RenderState,
+    size: egui::Vec2,
+) -> egui_kittest::HarnessBuilder<State> {
+    let (device, queue) = (render_state.device.clone(), render_state.queue.clone());
+    timed_harness(render_state, size)
+        .with_context_setup(move |ctx| install_for_app_passes(ctx, &device, &queue))
 }
 
 /// An animating app with the HUD in number only, its preset the harness's state; `None`
