@@ -15,7 +15,7 @@ use crate::view::readout_row::{ReadoutRow, format_duration, format_percent};
 use crate::view::row_list::RowList;
 use crate::view::text_cache::{CharacterSet, TextCache};
 use crate::view::text_quads::TextQuads;
-use profiler_core::record::frame_log::FrameLog;
+use profiler_core::record::frame_log::{FrameLog, MAX_SPIKES};
 
 /// Width of the HUD's content, in points.
 const CONTENT_WIDTH: f32 = 196.0;
@@ -210,17 +210,32 @@ impl HudView {
         if let Some(benchmark) = benchmark {
             push_benchmark_rows(&mut self.rows, benchmark);
         }
-        let spikes = log.spikes();
         self.spike_marks.clear();
-        self.spike_marks.extend(
-            log.retained()
-                .iter()
-                .enumerate()
-                .filter_map(|(index, trace)| {
-                    let start = trace.marks.frame_start?;
-                    spikes.iter().any(|s| s.at == start).then_some(index)
-                }),
+        // The kept spikes' starts sorted on the stack, each retained frame looked up in them:
+        // a search through every spike for every retained frame was most of this call.
+        let mut starts = [Duration::ZERO; MAX_SPIKES];
+        let kept = log.spikes().len().min(MAX_SPIKES);
+        debug_assert!(
+            log.spikes().len() <= MAX_SPIKES,
+            "the log keeps at most MAX_SPIKES"
         );
+        for (slot, spike) in starts.iter_mut().zip(log.spikes()) {
+            *slot = spike.at;
+        }
+        let starts = starts.get_mut(..kept).unwrap_or_default();
+        starts.sort_unstable();
+        if !starts.is_empty() {
+            self.spike_marks
+                .extend(
+                    log.retained()
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(index, trace)| {
+                            let start = trace.marks.frame_start?;
+                            starts.binary_search(&start).is_ok().then_some(index)
+                        }),
+                );
+        }
         if let Some(worst) = log.worst_spike() {
             self.rows.push(ReadoutRow::new(
                 HudRow::Spikes,
@@ -558,20 +573,29 @@ impl HudView {
             placed,
         } = pen;
         let (mut bottom, mut width) = (top, 0.0_f32);
+        let font = row_font();
         for row in self.rows.iter().filter(|row| row.kind == kind) {
-            let name = text.word(painter, &name_column(row), &row_font());
             let pos = pos2(MARGIN, bottom + SPACING.y);
+            // Placed a character at a time, like the values: the name column is monospace, so
+            // a name needs no galley of its own (nor the padded string a galley would need).
+            let (indent, name_chars) = name_column(row);
+            let advance = text.measure(painter, " ", &font).x;
+            #[expect(clippy::cast_precision_loss, reason = "a column of a few characters")]
+            let column = advance * (indent + name_chars) as f32;
+            #[expect(clippy::cast_precision_loss, reason = "an indent of a few characters")]
+            let name_at = pos2(pos.x + advance * indent as f32, pos.y);
+            let name = text.place(painter, &row.name, &font, (name_at, palette.dim), placed);
             let value = text.place(
                 painter,
                 &row.value,
-                &row_font(),
-                (pos2(pos.x + name.size().x, pos.y), palette.grade(row.grade)),
+                &font,
+                (pos2(pos.x + column, pos.y), palette.grade(row.grade)),
                 placed,
             );
-            let height = name.size().y;
-            width = width.max(name.size().x + value.x);
+            let height = name.y.max(value.y);
+            width = width.max(column + value.x);
             if let Some(fraction) = row.budget_fraction {
-                let left = pos.x + name.size().x + value.x + SPACING.x;
+                let left = pos.x + column + value.x + SPACING.x;
                 width = width.max(left - pos.x + BAR_WIDTH * 1.5);
                 let colour = if fraction <= 1.0 {
                     palette.within
@@ -595,10 +619,13 @@ impl HudView {
             if !rows_text.is_empty() {
                 rows_text.push('\n');
             }
-            rows_text.push_str(name.text().trim_start());
+            rows_text.push_str(&row.name);
+            rows_text.extend(std::iter::repeat_n(
+                ' ',
+                name_chars - row.name.chars().count(),
+            ));
             rows_text.push_str(&row.value);
             bottom = pos.y + height;
-            placed.galley(pos, name, palette.dim);
         }
         (bottom, width)
     }
@@ -756,13 +783,14 @@ fn small_font() -> FontId {
 const NUMBER_SIZE: f32 = 26.0;
 const COLLAPSED_NUMBER_SIZE: f32 = 14.0;
 
-/// A row's name padded to the name column (indented for a GPU pass).
-fn name_column(row: &ReadoutRow) -> String {
-    let indent = if row.indented { "  " } else { "" };
+/// A row's name column, in characters: its indent (a GPU pass is indented) and the name
+/// padded to the column (at least one space after it).
+fn name_column(row: &ReadoutRow) -> (usize, usize) {
+    let indent = if row.indented { 2 } else { 0 };
     let name_chars = NAME_COLUMN_CHARS
-        .saturating_sub(indent.len())
-        .max(row.name.len() + 1);
-    format!("{indent}{:<name_chars$}", row.name)
+        .saturating_sub(indent)
+        .max(row.name.chars().count() + 1);
+    (indent, name_chars)
 }
 
 /// The benchmark's rows, shown whatever rows are chosen: the countdown, the recording, or the
@@ -837,6 +865,51 @@ mod tests {
     use super::*;
     use crate::view::hud_preset::HudPreset;
     use crate::view::readout_hover::ReadoutHover;
+
+    /// The plot marks the retained frames that were kept as spikes, and only those: here 29 spikes,
+    /// 13 more than the log keeps (the oldest and least bad are dropped), some of them
+    /// still retained, and frames added out of start order, as frames waiting for GPU results
+    /// complete after later ones.
+    #[test]
+    fn the_plot_marks_the_retained_frames_kept_as_spikes() {
+        use profiler_core::record::frame_trace::FrameTrace;
+        use profiler_core::record::spike_threshold::SpikeThreshold;
+        let budget = Duration::from_millis(10);
+        let mut log = FrameLog::new(80, SpikeThreshold::After(budget));
+        let slow = |n: u64| n % 7 == 3;
+        let mut order: Vec<u64> = (0..200).collect();
+        for pair in order.chunks_exact_mut(2).skip(3).step_by(5) {
+            pair.swap(0, 1);
+        }
+        for &n in &order {
+            let mut trace = FrameTrace::new(n, std::time::SystemTime::UNIX_EPOCH);
+            trace.marks.frame_start = Some(Duration::from_millis(16 * n));
+            // Spikes get worse as they come, so the newest are the worst too.
+            trace.draw = if slow(n) {
+                Duration::from_millis(20 + n)
+            } else {
+                Duration::from_millis(4)
+            };
+            log.add(trace, budget);
+        }
+        let mut view = HudView::default();
+        view.set_notes(&log, None, None);
+        let kept: Vec<Duration> = log.spikes().iter().map(|s| s.at).collect();
+        let expected: Vec<usize> = log
+            .retained()
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.marks.frame_start.is_some_and(|at| kept.contains(&at)))
+            .map(|(index, _)| index)
+            .collect();
+        assert!(
+            expected.len() >= 5,
+            "spikes among the retained frames: {expected:?}"
+        );
+        assert_eq!(view.spike_marks, expected);
+        let retained_slow = log.retained().iter().filter(|t| slow(t.sequence)).count();
+        assert_eq!(view.spike_marks.len(), retained_slow.min(kept.len()));
+    }
 
     /// The hover text for `snapshot`, as built while the pointer is over the HUD.
     fn hover_of(snapshot: &Snapshot, unavailable_passes: &[&'static str]) -> String {
