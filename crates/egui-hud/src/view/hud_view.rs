@@ -65,7 +65,22 @@ pub(crate) struct HudView {
     /// The last layout's vertices and indices, reserved by the next one (a refresh drops the
     /// layout before it is redone): its meshes grow once, not by doubling.
     mesh_size: (usize, usize),
+    /// What a refresh reuses from the last one, so that it allocates only what changed.
+    scratch: LayoutScratch,
 }
+
+/// Kept from one layout to the next: the tessellator (its path buffers grow once, not at
+/// every refresh; made again when the scale, options or atlas size change), the list of shapes
+/// to tessellate (emptied, not dropped) and the size of the rows' text.
+#[derive(Default)]
+struct LayoutScratch {
+    tessellator: Option<(TessellatorFor, egui::epaint::Tessellator)>,
+    shapes: Vec<egui::Shape>,
+    rows_text_bytes: usize,
+}
+
+/// The scale, options and font atlas size a tessellator was made for.
+type TessellatorFor = (f32, egui::epaint::TessellationOptions, [usize; 2]);
 
 /// The HUD laid out for the current readouts and mode (valid for the view's `look`):
 /// backdrop, text, bars and plot tessellated once into one mesh. A frame between refreshes
@@ -408,12 +423,17 @@ impl HudView {
         }
         let options = painter.ctx().tessellation_options(|o| *o);
         let hairline = hairline_width(pixels_per_point, &options);
-        let tessellator = egui::epaint::Tessellator::new(
-            pixels_per_point,
-            options,
-            font_image_size,
-            Vec::new(), // no circles
-        );
+        let made_for = (pixels_per_point, options, font_image_size);
+        let mut tessellator = match self.scratch.tessellator.take() {
+            Some((kept_for, tessellator)) if kept_for == made_for => tessellator,
+            _ => egui::epaint::Tessellator::new(
+                pixels_per_point,
+                options,
+                font_image_size,
+                Vec::new(), // no circles
+            ),
+        };
+        let mut shapes = std::mem::take(&mut self.scratch.shapes);
         let mut text = std::mem::take(&mut self.text);
         let quads = TextQuads::new(pixels_per_point, &options, font_image_size);
         let mut pen = Pen {
@@ -423,14 +443,24 @@ impl HudView {
             hairline,
             placed: PlacedText::with_capacity(quads, self.mesh_size),
         };
-        let layout = self.lay_out(&mut pen, tessellator);
+        let layout = self.lay_out(&mut pen, &mut tessellator, &mut shapes);
+        self.scratch.tessellator = Some((made_for, tessellator));
+        self.scratch.shapes = shapes;
+        self.scratch.rows_text_bytes = layout.rows_text.len();
         self.mesh_size = (layout.mesh.vertices.len(), layout.mesh.indices.len());
         self.layout = Some(layout);
         self.text = text;
     }
 
     /// Lays the HUD out from its top-left corner and tessellates it into one mesh.
-    fn lay_out(&self, pen: &mut Pen<'_>, mut tessellator: egui::epaint::Tessellator) -> Layout {
+    /// `shapes` is empty, and left empty (its room kept for the next layout).
+    fn lay_out(
+        &self,
+        pen: &mut Pen<'_>,
+        tessellator: &mut egui::epaint::Tessellator,
+        shapes: &mut Vec<egui::Shape>,
+    ) -> Layout {
+        debug_assert!(shapes.is_empty(), "the last layout left its shapes empty");
         let (painter, palette) = (pen.painter, pen.palette);
         let number_font = FontId::monospace(if self.collapsed {
             COLLAPSED_NUMBER_SIZE
@@ -443,7 +473,6 @@ impl HudView {
         let label = pen
             .text
             .word(painter, self.mode.label(), &FontId::monospace(10.0));
-        let mut shapes = Vec::new();
         let number = pen.text.place(
             painter,
             &number_text,
@@ -460,7 +489,7 @@ impl HudView {
             readout.max.y - label.size().y - 3.0,
         );
         pen.placed.galley(label_pos, label, palette.dim);
-        let mut rows_text = String::new();
+        let mut rows_text = String::with_capacity(self.scratch.rows_text_bytes);
         let mut details = None;
         let mut bottom = readout.max.y;
         let mut width = readout.width();
@@ -471,16 +500,16 @@ impl HudView {
             // The chosen rows in their order; notes (an export's outcome) last, whatever rows.
             for kind in self.shown.rows().iter().copied().map(Some).chain([None]) {
                 let (rows_bottom, rows_width) =
-                    self.row_shapes(pen, bottom, kind, &mut shapes, &mut rows_text);
+                    self.row_shapes(pen, bottom, kind, shapes, &mut rows_text);
                 bottom = rows_bottom;
                 width = width.max(rows_width);
                 match kind {
                     Some(HudRow::Latency) => {
-                        bottom = self.latency_shapes(pen, bottom, &mut shapes);
+                        bottom = self.latency_shapes(pen, bottom, shapes);
                     }
                     Some(HudRow::Plot) => {
                         let control;
-                        (bottom, control) = self.plot_and_control(pen, bottom, &mut shapes);
+                        (bottom, control) = self.plot_and_control(pen, bottom, shapes);
                         details = Some(control);
                     }
                     _ => {}
@@ -503,7 +532,7 @@ impl HudView {
         tessellator.tessellate_shape(egui::Shape::Rect(backdrop), &mut mesh);
         // The text last: nothing else is drawn over it.
         let (text, other_text) = pen.placed.take();
-        for shape in shapes.into_iter().chain(other_text) {
+        for shape in shapes.drain(..).chain(other_text) {
             tessellator.tessellate_shape(shape, &mut mesh);
         }
         mesh.append(text);
