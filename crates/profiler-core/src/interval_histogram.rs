@@ -195,8 +195,8 @@ mod tests {
                 buckets.push(IntervalHistogram::bucket_of(interval));
             }
             buckets.sort_unstable();
-            for percent in [1.0, 50.0, 99.0, 99.9] {
-                let rank = ((percent / 100.0 * 500.0_f64).ceil() as usize).max(1);
+            // Each percentile's nearest rank among the 500: ⌈p · 500 / 100⌉.
+            for (percent, rank) in [(1.0, 5), (50.0, 250), (99.0, 495), (99.9, 500)] {
                 assert_eq!(
                     histogram.percentile(percent),
                     Some(IntervalHistogram::middle_of(buckets[rank - 1])),
