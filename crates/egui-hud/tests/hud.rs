@@ -432,6 +432,51 @@ fn the_preset_key_cycles_and_the_choice_is_kept_in_egui_memory() {
     );
 }
 
+/// A refresh formats only the rows shown, so a preset the key brings between refreshes has
+/// rows that were not formatted: they show at once (from the last refresh's readouts), not
+/// at the next refresh.
+#[test]
+fn rows_a_preset_brings_show_before_the_next_refresh() {
+    let mut app = App::new();
+    app.preset = Some(HudPreset::NumberOnly);
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(240.0, 300.0))
+        .with_step_dt(0.1)
+        .build_ui_state(App::ui, app);
+    let samples = |harness: &Harness<'_, App>| egui_hud::snapshot(&harness.ctx).map(|s| s.samples);
+    harness.run_steps(12);
+    // Step until a refresh has just happened (the readouts' frame count moves): the next is
+    // 500 ms away, five steps.
+    let mut before = samples(&harness);
+    let mut refreshed = false;
+    for _ in 0..10 {
+        harness.run_steps(1);
+        let now = samples(&harness);
+        refreshed = now != before;
+        if refreshed {
+            break;
+        }
+        before = now;
+    }
+    assert!(refreshed, "a refresh within 10 steps of 100 ms");
+    let refreshed_samples = samples(&harness);
+    assert!(
+        harness.query_by_label_contains("FRAME").is_none(),
+        "number only: no rows"
+    );
+    harness.key_press(egui::Key::F10); // number only -> compact
+    harness.run_steps(2);
+    assert_eq!(samples(&harness), refreshed_samples, "no refresh since");
+    let rows = harness
+        .query_by_label_contains("FRAME")
+        .and_then(|node| node.accesskit_node().label().or_else(|| node.value()))
+        .unwrap_or_default();
+    assert!(
+        rows.contains("FRAME") && rows.contains("P95"),
+        "compact's rows right after the key: {rows:?}"
+    );
+}
+
 /// The other side of the rule above: when the app's own request is the sooner one, the frames
 /// it wakes are the app's and are counted.
 #[test]

@@ -163,6 +163,11 @@ impl FramePlugin {
                 .set_unavailable_passes(&[crate::gpu::EGUI_PASS_LABEL]);
         }
         self.refresh_if_due(ctx, viewport, now_secs);
+        if !self.state_mut(viewport).readouts_cover_shown() {
+            let export_note = self.export_outcome.note();
+            self.state_mut(viewport)
+                .cover_shown_rows(export_note.as_deref());
+        }
         self.state_mut(viewport).ensure_hover(ctx, viewport);
         let state = self.state_mut(viewport);
         Some(HudDraw {

@@ -690,6 +690,7 @@ impl ViewportState {
     /// `export_note` says how the latest background export went, for a few seconds.
     pub(crate) fn refresh(&mut self, resources: &ResourceMonitor, export_note: Option<&str>) {
         let benchmark = self.benchmark_status();
+        let rows = self.rows_to_show();
         let Some(sampler) = &mut self.sampler else {
             return;
         };
@@ -717,10 +718,34 @@ impl ViewportState {
             } else {
                 view.set_plot(log.retained().iter().map(|t| t.draw), snapshot.budget);
             }
+            view.set_rows(rows);
             view.set_readouts(&snapshot, self.why.as_ref());
             view.set_notes(log, export_note, benchmark.as_ref());
         }
         self.displayed = Some(snapshot);
+    }
+
+    /// Whether the view's readouts were formatted for every row to show (a refresh formats
+    /// only the rows shown then). One comparison of two short lists a frame.
+    pub(crate) fn readouts_cover_shown(&self) -> bool {
+        let rows = self.rows_to_show();
+        self.view
+            .as_ref()
+            .is_none_or(|view| view.readouts_cover(rows))
+    }
+
+    /// Formats the view's readouts again from the last refresh's snapshot for the rows to show
+    /// now (a preset chosen between refreshes), so that a row appears at once, with the values
+    /// the others show, not at the next refresh.
+    pub(crate) fn cover_shown_rows(&mut self, export_note: Option<&str>) {
+        let rows = self.rows_to_show();
+        let benchmark = self.benchmark_status();
+        let (Some(view), Some(snapshot)) = (&mut self.view, &self.displayed) else {
+            return;
+        };
+        view.set_rows(rows);
+        view.set_readouts(snapshot, self.why.as_ref());
+        view.set_notes(self.recorder.log(), export_note, benchmark.as_ref());
     }
 
     /// The frame's final pass (of `passes`) ended at `ended_at`: records it, or, after a second

@@ -47,6 +47,8 @@ pub(crate) struct HudView {
     plot_top_millis: f32,
     /// Plot indices of the frames kept as spikes.
     spike_marks: Vec<usize>,
+    /// The rows `rows` was formatted for (those shown at the last [`Self::set_readouts`]).
+    readouts_for: RowList,
     /// The details control was clicked in this pass.
     pub(crate) details_clicked: bool,
     /// The latency bar: the median of each stage from the request to LATENCY's end that has
@@ -181,6 +183,14 @@ impl HudView {
         self.shown = rows;
     }
 
+    /// Whether the readouts were formatted for every row of `rows`; if not (a preset changed
+    /// between refreshes), they are to be set again before `rows` are shown.
+    pub(crate) fn readouts_cover(&self, rows: RowList) -> bool {
+        rows.rows()
+            .iter()
+            .all(|&row| self.readouts_for.contains(row))
+    }
+
     pub(crate) fn clear_readouts(&mut self) {
         self.rows.clear();
         self.max_fps = None;
@@ -190,9 +200,12 @@ impl HudView {
         self.layout = None;
     }
 
+    /// Formats the rows shown now (see [`Self::set_rows`]) from `snapshot`; the others are
+    /// formatted when they are shown (see [`Self::readouts_cover`]).
     pub(crate) fn set_readouts(&mut self, snapshot: &Snapshot, why: Option<&WhyReading>) {
-        self.rows = ReadoutRow::from_snapshot(snapshot);
-        if let Some(why) = why {
+        self.readouts_for = self.shown;
+        self.rows = ReadoutRow::from_snapshot(snapshot, self.shown);
+        if let Some(why) = why.filter(|_| self.shown.contains(HudRow::Why)) {
             ReadoutRow::push_why(&mut self.rows, why);
         }
         self.max_fps = snapshot.max_fps;
@@ -251,7 +264,9 @@ impl HudView {
                         }),
                 );
         }
-        if let Some(worst) = log.worst_spike() {
+        if self.shown.contains(HudRow::Spikes)
+            && let Some(worst) = log.worst_spike()
+        {
             self.rows.push(ReadoutRow::new(
                 HudRow::Spikes,
                 "SPIKES",
@@ -973,6 +988,7 @@ mod tests {
             "the renderer draws this window without the Present extension",
         ));
         let mut view = HudView::default();
+        view.set_rows(RowList::new(&HudRow::ALL));
         view.set_readouts(&snapshot, None);
         let hover = hover_of(&snapshot, &[]);
         assert!(
@@ -1077,6 +1093,7 @@ mod tests {
     fn the_latency_row_is_each_frames_request_to_gpu_end_and_idle_is_apart() {
         for after_ms in [4, 4_000] {
             let mut view = HudView::default();
+            view.set_rows(RowList::new(&HudRow::ALL));
             let snapshot = alternating_latency(after_ms);
             view.set_readouts(&snapshot, None);
             let hover = hover_of(&snapshot, &[]);

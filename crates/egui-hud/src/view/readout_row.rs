@@ -6,6 +6,7 @@ use profiler_core::{Bound, DurationReading, GpuBusySource, Grade, LatencyEnd, Sn
 
 use crate::repaint::why_reading::WhyReading;
 use crate::view::hud_row::HudRow;
+use crate::view::row_list::RowList;
 
 /// One line of the HUD below the big number, formatted once per refresh.
 #[derive(Clone, Debug, PartialEq)]
@@ -48,11 +49,14 @@ impl ReadoutRow {
         }
     }
 
-    /// The rows for a snapshot, in display order; a readout that is `None` has no row (GPU
-    /// passes that cannot be timed here have none either; the hover text says why).
-    pub(crate) fn from_snapshot(snapshot: &Snapshot) -> Vec<Self> {
-        let mut rows = Vec::with_capacity(12);
-        if let Some(interval) = snapshot.interval {
+    /// The rows of `shown` for a snapshot, in display order; a readout that is `None` has no
+    /// row (GPU passes that cannot be timed here have none either; the hover text says why).
+    /// A row not shown is not formatted: the default preset shows 7 of about 20.
+    pub(crate) fn from_snapshot(snapshot: &Snapshot, shown: RowList) -> Vec<Self> {
+        let mut rows = Vec::with_capacity(shown.rows().len() + 4);
+        if shown.contains(HudRow::Interval)
+            && let Some(interval) = snapshot.interval
+        {
             rows.push(Self::new(
                 HudRow::Interval,
                 "INTERVAL",
@@ -60,7 +64,9 @@ impl ReadoutRow {
                 None,
             ));
         }
-        if let Some(frame) = snapshot.frame {
+        if shown.contains(HudRow::Frame)
+            && let Some(frame) = snapshot.frame
+        {
             rows.push(Self::new(
                 HudRow::Frame,
                 "FRAME",
@@ -68,7 +74,9 @@ impl ReadoutRow {
                 snapshot.frame_grade(),
             ));
         }
-        if let Some(p95) = snapshot.p95 {
+        if shown.contains(HudRow::P95)
+            && let Some(p95) = snapshot.p95
+        {
             rows.push(Self::new(
                 HudRow::P95,
                 "P95",
@@ -76,7 +84,9 @@ impl ReadoutRow {
                 snapshot.p95_grade(),
             ));
         }
-        if let Some(drop) = snapshot.drop {
+        if shown.contains(HudRow::Drop)
+            && let Some(drop) = snapshot.drop
+        {
             rows.push(Self::new(
                 HudRow::Drop,
                 "DROP",
@@ -84,11 +94,17 @@ impl ReadoutRow {
                 snapshot.drop_grade(),
             ));
         }
-        push_lows_rows(&mut rows, snapshot);
-        if let Some(inv) = snapshot.inv {
+        if shown.contains(HudRow::Lows) {
+            push_lows_rows(&mut rows, snapshot);
+        }
+        if shown.contains(HudRow::Inv)
+            && let Some(inv) = snapshot.inv
+        {
             rows.push(Self::new(HudRow::Inv, "INV", format!("{inv:.2}"), None));
         }
-        if let (Some(missed), Some(share)) = (snapshot.missed_refreshes, snapshot.missed_frames) {
+        if shown.contains(HudRow::Miss)
+            && let (Some(missed), Some(share)) = (snapshot.missed_refreshes, snapshot.missed_frames)
+        {
             // Graded like DROP: a frame that missed a refresh was shown late.
             rows.push(Self::new(
                 HudRow::Miss,
@@ -97,8 +113,11 @@ impl ReadoutRow {
                 Some(Grade::of_drop_fraction(share)),
             ));
         }
-        push_hitch_row(&mut rows, snapshot);
-        if let Some(presentation) = &snapshot.presentation
+        if shown.contains(HudRow::Hitch) {
+            push_hitch_row(&mut rows, snapshot);
+        }
+        if shown.contains(HudRow::Displayed)
+            && let Some(presentation) = &snapshot.presentation
             && let (Some(p50), Some(fps)) = (presentation.displayed_p50, presentation.displayed_fps)
         {
             rows.push(Self::new(
@@ -108,31 +127,24 @@ impl ReadoutRow {
                 None,
             ));
         }
-        push_phase_rows(&mut rows, snapshot);
-        push_gpu_rows(&mut rows, snapshot);
-        if let Some(cpu) = snapshot.cpu_percent {
+        if shown.contains(HudRow::Phases) {
+            push_phase_rows(&mut rows, snapshot);
+        }
+        if shown.contains(HudRow::Gpu) {
+            push_gpu_rows(&mut rows, snapshot);
+        }
+        if shown.contains(HudRow::Cpu)
+            && let Some(cpu) = snapshot.cpu_percent
+        {
             rows.push(Self::new(HudRow::Cpu, "CPU", format_percent(cpu), None));
         }
-        if let Some(bytes) = snapshot.memory_bytes {
+        if shown.contains(HudRow::Mem)
+            && let Some(bytes) = snapshot.memory_bytes
+        {
             rows.push(Self::new(HudRow::Mem, "MEM", format_bytes(bytes), None));
         }
-        // The latency bar follows this row: each frame's own request → end, its median and
-        // 95th percentile (never a sum of the stages' medians). "(UI)": no GPU end is known.
-        if let Some(total) = snapshot.latency_total {
-            let end = match total.end {
-                LatencyEnd::GpuEnd => "",
-                LatencyEnd::UiEnd => " (UI)",
-            };
-            rows.push(Self::new(
-                HudRow::Latency,
-                "LATENCY",
-                format!(
-                    "{} · p95 {}{end}",
-                    format_duration(total.p50),
-                    format_duration(total.p95)
-                ),
-                None,
-            ));
+        if shown.contains(HudRow::Latency) {
+            push_latency_row(&mut rows, snapshot);
         }
         rows
     }
@@ -186,6 +198,28 @@ fn push_lows_rows(rows: &mut Vec<ReadoutRow>, snapshot: &Snapshot) {
             ));
         }
     }
+}
+
+/// `LATENCY`: each frame's own request → end, its median and 95th percentile (never a sum of
+/// the stages' medians); the latency bar follows it. "(UI)": no GPU end is known.
+fn push_latency_row(rows: &mut Vec<ReadoutRow>, snapshot: &Snapshot) {
+    let Some(total) = snapshot.latency_total else {
+        return;
+    };
+    let end = match total.end {
+        LatencyEnd::GpuEnd => "",
+        LatencyEnd::UiEnd => " (UI)",
+    };
+    rows.push(ReadoutRow::new(
+        HudRow::Latency,
+        "LATENCY",
+        format!(
+            "{} · p95 {}{end}",
+            format_duration(total.p50),
+            format_duration(total.p95)
+        ),
+        None,
+    ));
 }
 
 /// `HITCH`, graded as Apple grades the hitch time ratio.
@@ -372,7 +406,7 @@ mod tests {
         snapshot.gpu_busy_source = Some(GpuBusySource::Timestamps);
         snapshot.gpu_process_busy_percent = Some(31.0);
         snapshot.gpu_process_source = Some("NVML");
-        let rows = ReadoutRow::from_snapshot(&snapshot);
+        let rows = ReadoutRow::from_snapshot(&snapshot, RowList::new(&HudRow::ALL));
         let values: Vec<(&str, &str)> = rows
             .iter()
             .map(|r| (r.name.as_ref(), r.value.as_str()))
@@ -384,16 +418,47 @@ mod tests {
         snapshot.gpu_frame = None;
         snapshot.gpu_busy_percent = Some(31.0);
         snapshot.gpu_busy_source = Some(GpuBusySource::ProcessCounter("NVML"));
-        let rows = ReadoutRow::from_snapshot(&snapshot);
+        let rows = ReadoutRow::from_snapshot(&snapshot, RowList::new(&HudRow::ALL));
         assert_eq!(rows.len(), 1, "the counter alone: one line");
         assert_eq!(rows[0].value, "31 % NVML");
+    }
+
+    /// Only the rows shown are formatted: with every readout known, the compact preset's rows
+    /// come out alone, in order; number only formats none.
+    #[test]
+    fn only_the_rows_shown_are_formatted() {
+        let mut snapshot = Snapshot::empty(profiler_core::FrameBudget::new(None).expect("no pin"));
+        let ms = Duration::from_millis;
+        snapshot.interval = Some(ms(16));
+        snapshot.frame = Some(ms(3));
+        snapshot.p95 = Some(ms(5));
+        snapshot.drop = Some(0.0);
+        snapshot.inv = Some(1.0);
+        snapshot.hitch_ms_per_s = Some(0.0);
+        snapshot.gpu_frame = Some(ms(2));
+        snapshot.cpu_percent = Some(12.0);
+        snapshot.memory_bytes = Some(1 << 20);
+        let names = |shown: &[HudRow]| -> Vec<String> {
+            ReadoutRow::from_snapshot(&snapshot, RowList::new(shown))
+                .iter()
+                .map(|row| row.name.to_string())
+                .collect()
+        };
+        assert_eq!(
+            names(&HudRow::ALL).len(),
+            9,
+            "every readout given has its row"
+        );
+        let compact = crate::view::hud_preset::HudPreset::Compact.rows();
+        assert_eq!(names(compact), ["FRAME", "P95", "GPU", "CPU", "MEM"]);
+        assert!(names(&[]).is_empty(), "number only formats no row");
     }
 
     #[test]
     fn unknown_readouts_have_no_row() {
         let snapshot = Snapshot::empty(profiler_core::FrameBudget::new(None).expect("no pin"));
         assert!(
-            ReadoutRow::from_snapshot(&snapshot).is_empty(),
+            ReadoutRow::from_snapshot(&snapshot, RowList::new(&HudRow::ALL)).is_empty(),
             "an empty snapshot has no row"
         );
     }
