@@ -726,12 +726,15 @@ impl ViewportState {
     }
 
     /// Whether the view's readouts were formatted for every row to show (a refresh formats
-    /// only the rows shown then). One comparison of two short lists a frame.
+    /// only the rows shown then), or there is nothing to format them from yet (before the
+    /// first refresh). One comparison of two short lists a frame.
     pub(crate) fn readouts_cover_shown(&self) -> bool {
         let rows = self.rows_to_show();
-        self.view
-            .as_ref()
-            .is_none_or(|view| view.readouts_cover(rows))
+        self.displayed.is_none()
+            || self
+                .view
+                .as_ref()
+                .is_none_or(|view| view.readouts_cover(rows))
     }
 
     /// Formats the view's readouts again from the last refresh's snapshot for the rows to show
