@@ -618,12 +618,12 @@ impl HudView {
         } = pen;
         let (mut bottom, mut width) = (top, 0.0_f32);
         let font = row_font();
+        let advance = text.measure(painter, " ", &font).x;
         for row in self.rows.iter().filter(|row| row.kind == kind) {
             let pos = pos2(MARGIN, bottom + SPACING.y);
             // Placed a character at a time, like the values: the name column is monospace, so
             // a name needs no galley of its own (nor the padded string a galley would need).
             let (indent, name_chars) = name_column(row);
-            let advance = text.measure(painter, " ", &font).x;
             #[expect(clippy::cast_precision_loss, reason = "a column of a few characters")]
             let column = advance * (indent + name_chars) as f32;
             #[expect(clippy::cast_precision_loss, reason = "an indent of a few characters")]
