@@ -1,5 +1,6 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use parking_lot::{Mutex, RwLock};
 use profiler_core::{Clock, Instant};
@@ -81,20 +82,33 @@ impl CpuPhases {
     }
 
     /// The viewport's frame ended: its phases, and phases from now on are between frames.
-    pub(crate) fn end_frame(&self) -> FramePhases {
+    /// Swapped into `inside`, not returned: a set is ~600 bytes, and most frames have none.
+    pub(crate) fn end_frame(&self, inside: &mut FramePhases) {
         let mut phases = self.recorder.phases.lock();
         self.recorder.in_frame.store(false, Ordering::Relaxed);
-        std::mem::take(&mut phases.inside)
+        inside.clear();
+        if !phases.inside.is_empty() {
+            std::mem::swap(&mut phases.inside, inside);
+        }
     }
 
-    /// The phases timed between the last frame's end and now, and those reported by another
-    /// profiler since the last call.
-    pub(crate) fn take_between_and_reported(&self) -> (FramePhases, FramePhases) {
+    /// Adds the phases timed between the last frame's end and now, and those reported by
+    /// another profiler since the last call, to `into`, and starts both sets over. Returns
+    /// the phases' time between the frames and the names neither set had room for.
+    pub(crate) fn drain_between_and_reported(&self, into: &mut FramePhases) -> (Duration, u32) {
         let mut phases = self.recorder.phases.lock();
-        (
-            std::mem::take(&mut phases.between),
-            std::mem::take(&mut phases.reported),
-        )
+        let RecordedPhases {
+            between, reported, ..
+        } = &mut *phases;
+        let between_total = between.total();
+        let overflow = between.overflow.saturating_add(reported.overflow);
+        for set in [between, reported] {
+            for phase in set.entries() {
+                into.add_phase(phase);
+            }
+            set.clear();
+        }
+        (between_total, overflow)
     }
 
     /// Whether the HUD samples this viewport (phases are timed).
@@ -106,7 +120,7 @@ impl CpuPhases {
     /// A phase another profiler measured (see [`crate::install_puffin`]); ignored while the
     /// HUD is hidden.
     #[cfg(feature = "puffin")]
-    pub(crate) fn report(&self, name: PhaseName, duration: std::time::Duration) {
+    pub(crate) fn report(&self, name: PhaseName, duration: Duration) {
         if self.recorder.shown.load(Ordering::Relaxed) {
             self.recorder
                 .phases

@@ -93,6 +93,11 @@ pub(crate) struct ViewportState {
     /// The last frame the sampler counted, until its CPU time is reported at the next frame
     /// (eframe tells its render time a frame late).
     counted: Option<CountedFrame>,
+    /// The phases timed inside the last frame, kept here (not in `counted`) so that a frame
+    /// without phases moves none: a set is ~600 bytes.
+    counted_inside: FramePhases,
+    /// Where a counted frame's CPU phases are gathered for its report, reused.
+    cpu_phases: FramePhases,
     /// The counted frames: those still waiting for their CPU time, paint marks or GPU
     /// results, and the complete ones (the retained window and the spikes).
     recorder: FrameRecorder,
@@ -179,6 +184,8 @@ impl Default for ViewportState {
             gpu_results_shown: false,
             phases: CpuPhases::default(),
             counted: None,
+            counted_inside: FramePhases::default(),
+            cpu_phases: FramePhases::default(),
             recorder: FrameRecorder::new(0, SpikeThreshold::default()),
             frame_causes: FrameCauses::default(),
             last_handoff: None,
@@ -783,7 +790,7 @@ impl ViewportState {
             excluded: frame.nested_cost(),
             back_to_back: frame.facts.back_to_back(),
         };
-        let inside = self.phases.end_frame();
+        self.phases.end_frame(&mut self.counted_inside);
         let counted = sampler.record_frame(record) == FrameVerdict::Counted;
         // Only with a presentation source: an app without one pays no clock read or row scan.
         if self.presentation.has_source() {
@@ -807,7 +814,7 @@ impl ViewportState {
             );
         }
         let previous_handoff = self.last_handoff.replace(ended_at);
-        self.counted = counted.then(|| CountedFrame::of(self.frame_sequence, &record, inside));
+        self.counted = counted.then(|| CountedFrame::of(self.frame_sequence, &record));
         if counted {
             let request = frame.waking_request;
             let mut trace = FrameTrace::new(self.frame_sequence, SystemTime::now());
@@ -839,22 +846,16 @@ impl ViewportState {
     /// (`eframe_cpu_usage`, which eframe hands to the next frame). Nothing is reported for an
     /// app that times no phase and gives no eframe frame: then FRAME stands for the CPU side.
     pub(crate) fn report_cpu_time(&mut self, eframe_cpu_usage: Option<Duration>) {
-        let (between, reported) = self.phases.take_between_and_reported();
+        let phases = &mut self.cpu_phases;
+        phases.clear();
         let (Some(counted), Some(sampler)) = (self.counted.take(), &mut self.sampler) else {
+            // Nothing to report them with: the sets still start over.
+            self.phases.drain_between_and_reported(phases);
             return;
         };
         // eframe's figure covers the raw draw (the HUD included) and what followed it:
         // tessellation, upload, callbacks' prepare, encoding.
         let render = eframe_cpu_usage.map(|cpu| cpu.saturating_sub(counted.raw_draw));
-        if counted.inside.is_empty()
-            && between.is_empty()
-            && reported.is_empty()
-            && render.is_none()
-        {
-            return;
-        }
-        let total = counted.draw + between.total() + render.unwrap_or_default();
-        let mut phases = FramePhases::default();
         if let Some(render) = render {
             let (start, ui_end) = (counted.start, counted.start + counted.raw_draw);
             phases.add(
@@ -868,18 +869,21 @@ impl ViewportState {
                 Some(PhaseStart::Clock(ui_end)),
             );
         }
-        for set in [&counted.inside, &between, &reported] {
-            for phase in set.entries() {
-                phases.add_phase(phase);
-            }
+        for phase in self.counted_inside.entries() {
+            phases.add_phase(phase);
         }
+        let (between, sets_overflow) = self.phases.drain_between_and_reported(phases);
+        if phases.is_empty() {
+            return;
+        }
+        let total = counted.draw + between + render.unwrap_or_default();
         // Names beyond the record's room, in any of the sets or in their union.
-        let overflow = [&counted.inside, &between, &reported, &phases]
-            .iter()
-            .map(|set| set.overflow)
+        let overflow = [self.counted_inside.overflow, sets_overflow, phases.overflow]
+            .into_iter()
             .fold(0_u32, u32::saturating_add);
         sampler.record_cpu_frame(total, phases.iter(), overflow);
-        self.recorder.cpu_reported(counted.sequence, total, phases);
+        self.recorder
+            .cpu_reported(counted.sequence, total, phases.clone());
     }
 
     fn detach(&mut self) {
@@ -1038,12 +1042,10 @@ struct CountedFrame {
     raw_draw: Duration,
     /// When it started, on the HUD's clock.
     start: Duration,
-    /// Phases timed inside it.
-    inside: FramePhases,
 }
 
 impl CountedFrame {
-    fn of(sequence: u64, record: &FrameRecord, inside: FramePhases) -> Self {
+    fn of(sequence: u64, record: &FrameRecord) -> Self {
         let raw_draw = record.draw_end.saturating_sub(record.draw_start);
         Self {
             sequence,
@@ -1052,7 +1054,6 @@ impl CountedFrame {
                 .saturating_sub(record.excluded),
             raw_draw,
             start: record.draw_start,
-            inside,
         }
     }
 }

@@ -16,20 +16,48 @@ const MAX_WAITING: usize = 8;
 /// frame's HUD draw, its GPU results and marks a few frames later, and, with a presentation
 /// source, when it was shown. What never comes stays unknown for that frame (its latency
 /// stages absent).
+///
+/// A frame stays in one slot from its end until it is handed on: a [`FrameTrace`] is about
+/// 2 KB, and moving it through a queue (in, along, out) was most of the record's cost per
+/// frame. It is handed on by reference, so that the receiver can swap it into its own
+/// storage ([`crate::record::frame_log::FrameLog::add_swapping`]); the slot then holds
+/// whatever the receiver left there, unread until a new frame is written over it. The slots
+/// are allocated once.
 #[derive(Debug)]
 pub struct FrameAssembly {
-    /// The last counted frame, until the next one starts.
-    open: Option<Waiting>,
-    /// Frames that ended and whose paint, GPU or presentation marks are still to come, oldest
-    /// first.
-    waiting: Vec<Waiting>,
+    /// The last counted frame (until the next one starts) and the frames that ended and wait
+    /// for their paint, GPU or presentation marks: `MAX_WAITING + 1` slots, in no order (each
+    /// knows its place in the order frames ended).
+    slots: Box<[Slot]>,
+    /// Frames counted so far: the order of the slots' frames.
+    counted: u64,
     /// Whether a presentation source reports each frame (the frames then wait for it).
     expects_presentations: bool,
 }
 
 #[derive(Debug)]
-struct Waiting {
+struct Slot {
     trace: FrameTrace,
+    state: SlotState,
+    /// The frame's place in the order frames ended (oldest first).
+    order: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SlotState {
+    /// Holds nothing to read.
+    Free,
+    /// The last counted frame, until the next one starts.
+    Open {
+        /// Whether the window system's report is still to come.
+        screen_pending: bool,
+    },
+    /// Ended, its next frame started; some marks may still come.
+    Waiting(WaitState),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct WaitState {
     /// Whether the paint marks were asked for (they come at the next frame's HUD draw).
     painted_checked: bool,
     /// The GPU timer's frame whose results carry its GPU marks.
@@ -40,8 +68,8 @@ struct Waiting {
     screen_pending: bool,
 }
 
-impl Waiting {
-    fn is_complete(&self) -> bool {
+impl WaitState {
+    fn is_complete(self) -> bool {
         self.painted_checked && !self.gpu_pending && !self.screen_pending
     }
 }
@@ -61,9 +89,16 @@ pub struct PaintMarks {
 
 impl Default for FrameAssembly {
     fn default() -> Self {
+        let slots = (0..=MAX_WAITING)
+            .map(|_| Slot {
+                trace: FrameTrace::new(0, crate::SystemTime::UNIX_EPOCH),
+                state: SlotState::Free,
+                order: 0,
+            })
+            .collect();
         Self {
-            open: None,
-            waiting: Vec::with_capacity(MAX_WAITING),
+            slots,
+            counted: 0,
             expects_presentations: false,
         }
     }
@@ -76,40 +111,61 @@ impl FrameAssembly {
         self.expects_presentations = expects;
     }
 
-    /// A counted frame ended (start, UI end, request, draw, causes known).
-    pub fn frame_counted(&mut self, trace: FrameTrace, complete: impl FnOnce(FrameTrace)) {
-        let waiting = Waiting {
-            trace,
-            painted_checked: false,
-            gpu_frame: None,
-            gpu_pending: true,
-            screen_pending: self.expects_presentations,
-        };
+    /// A counted frame ended (start, UI end, request, draw, causes known). `complete` receives
+    /// each frame handed on, and may swap it out.
+    pub fn frame_counted(&mut self, trace: FrameTrace, mut complete: impl FnMut(&mut FrameTrace)) {
         // A counted frame not followed by a start: as it is.
-        if let Some(unfinished) = self.open.replace(waiting) {
-            complete(unfinished.trace);
+        if let Some(open) = self.position(|state| matches!(state, SlotState::Open { .. })) {
+            self.hand_on(open, &mut complete);
+        }
+        let Some(free) = self.position(|state| state == SlotState::Free) else {
+            debug_assert!(false, "one slot more than frames may wait: one is free");
+            return;
+        };
+        self.counted += 1;
+        if let Some(slot) = self.slots.get_mut(free) {
+            slot.trace = trace;
+            slot.state = SlotState::Open {
+                screen_pending: self.expects_presentations,
+            };
+            slot.order = self.counted;
         }
     }
 
     /// The viewport's next frame started at `now`: the last counted frame waits for its CPU
     /// time and paint marks (at this frame's HUD draw), its GPU results and its presentation.
-    pub fn frame_started(&mut self, now: Duration, mut complete: impl FnMut(FrameTrace)) {
-        let Some(mut waiting) = self.open.take() else {
+    pub fn frame_started(&mut self, now: Duration, mut complete: impl FnMut(&mut FrameTrace)) {
+        let Some(open) = self.position(|state| matches!(state, SlotState::Open { .. })) else {
             return;
         };
-        waiting.trace.marks.next_frame_start = Some(now);
-        if self.waiting.len() == MAX_WAITING {
-            let oldest = self.waiting.remove(0);
-            complete(oldest.trace);
+        let waiting = self
+            .slots
+            .iter()
+            .filter(|slot| matches!(slot.state, SlotState::Waiting(_)))
+            .count();
+        if waiting == MAX_WAITING
+            && let Some(oldest) = self.oldest(|state| matches!(state, SlotState::Waiting(_)))
+        {
+            self.hand_on(oldest, &mut complete);
         }
-        self.waiting.push(waiting);
+        if let Some(slot) = self.slots.get_mut(open)
+            && let SlotState::Open { screen_pending } = slot.state
+        {
+            slot.trace.marks.next_frame_start = Some(now);
+            slot.state = SlotState::Waiting(WaitState {
+                painted_checked: false,
+                gpu_frame: None,
+                gpu_pending: true,
+                screen_pending,
+            });
+        }
     }
 
     /// The CPU time of the frame `sequence` (its draw and the phases around it), and its
     /// phases.
     pub fn cpu_reported(&mut self, sequence: u64, total: Duration, phases: FramePhases) {
-        if let Some(waiting) = self.find(sequence) {
-            waiting.trace.cpu = Some((total, phases));
+        if let Some(slot) = self.find(sequence) {
+            slot.trace.cpu = Some((total, phases));
         }
     }
 
@@ -117,24 +173,23 @@ impl FrameAssembly {
     /// call. Ended frames that were not painted with stamps before it (hidden HUD, a backend
     /// without in-pass timestamps) get no paint or GPU marks, and are handed on unless their
     /// presentation is still to come.
-    pub fn painted(&mut self, paint: Option<PaintMarks>, complete: impl FnMut(FrameTrace)) {
-        if let Some(paint) = paint
-            && let Some(waiting) = self
-                .waiting
-                .iter_mut()
-                .find(|w| w.trace.sequence == paint.sequence)
-        {
-            waiting.painted_checked = true;
-            waiting.trace.marks.render_start = paint.render_start;
-            waiting.trace.marks.encode_end = paint.encode_end;
-            waiting.gpu_frame = Some(paint.gpu_frame);
-        }
-        // The renderer paints a frame before the next one starts: one still unchecked now
-        // was not painted with stamps, and no GPU results will come for it.
-        for waiting in &mut self.waiting {
-            if !waiting.painted_checked {
-                waiting.painted_checked = true;
-                waiting.gpu_pending = false;
+    pub fn painted(&mut self, paint: Option<PaintMarks>, complete: impl FnMut(&mut FrameTrace)) {
+        for slot in &mut self.slots {
+            let SlotState::Waiting(pending) = &mut slot.state else {
+                continue;
+            };
+            if let Some(paint) = paint
+                && slot.trace.sequence == paint.sequence
+            {
+                pending.painted_checked = true;
+                slot.trace.marks.render_start = paint.render_start;
+                slot.trace.marks.encode_end = paint.encode_end;
+                pending.gpu_frame = Some(paint.gpu_frame);
+            } else if !pending.painted_checked {
+                // The renderer paints a frame before the next one starts: one still unchecked
+                // now was not painted with stamps, and no GPU results will come for it.
+                pending.painted_checked = true;
+                pending.gpu_pending = false;
             }
         }
         self.hand_on_complete(complete);
@@ -147,21 +202,21 @@ impl FrameAssembly {
         gpu_frame: u64,
         gpu: (Duration, FramePhases),
         egui_pass: Option<(Duration, Duration)>,
-        complete: impl FnMut(FrameTrace),
+        complete: impl FnMut(&mut FrameTrace),
     ) {
-        let Some(waiting) = self
-            .waiting
-            .iter_mut()
-            .find(|w| w.gpu_frame == Some(gpu_frame))
-        else {
+        let Some(slot) = self.slots.iter_mut().find(|slot| {
+            matches!(slot.state, SlotState::Waiting(pending) if pending.gpu_frame == Some(gpu_frame))
+        }) else {
             return;
         };
         if let Some((begin, end)) = egui_pass {
-            waiting.trace.marks.gpu_begin = Some(begin);
-            waiting.trace.marks.gpu_end = Some(end);
+            slot.trace.marks.gpu_begin = Some(begin);
+            slot.trace.marks.gpu_end = Some(end);
         }
-        waiting.trace.gpu = Some(gpu);
-        waiting.gpu_pending = false;
+        slot.trace.gpu = Some(gpu);
+        if let SlotState::Waiting(pending) = &mut slot.state {
+            pending.gpu_pending = false;
+        }
         self.hand_on_complete(complete);
     }
 
@@ -171,38 +226,63 @@ impl FrameAssembly {
         &mut self,
         sequence: u64,
         on_screen: Option<Duration>,
-        complete: impl FnMut(FrameTrace),
+        complete: impl FnMut(&mut FrameTrace),
     ) {
-        let Some(waiting) = self.find(sequence) else {
+        let Some(slot) = self.find(sequence) else {
             return;
         };
-        waiting.trace.marks.on_screen = on_screen;
-        waiting.screen_pending = false;
+        slot.trace.marks.on_screen = on_screen;
+        match &mut slot.state {
+            SlotState::Open { screen_pending }
+            | SlotState::Waiting(WaitState { screen_pending, .. }) => *screen_pending = false,
+            SlotState::Free => {}
+        }
         self.hand_on_complete(complete);
     }
 
     /// The HUD stopped or restarted: nothing waits any more.
     pub fn clear(&mut self) {
-        self.open = None;
-        self.waiting.clear();
+        for slot in &mut self.slots {
+            slot.state = SlotState::Free;
+        }
     }
 
-    fn find(&mut self, sequence: u64) -> Option<&mut Waiting> {
-        self.waiting
+    /// The open or waiting frame `sequence`.
+    fn find(&mut self, sequence: u64) -> Option<&mut Slot> {
+        self.slots
             .iter_mut()
-            .chain(self.open.as_mut())
-            .find(|w| w.trace.sequence == sequence)
+            .find(|slot| slot.state != SlotState::Free && slot.trace.sequence == sequence)
+    }
+
+    fn position(&self, wanted: impl Fn(SlotState) -> bool) -> Option<usize> {
+        self.slots.iter().position(|slot| wanted(slot.state))
+    }
+
+    /// The slot of the oldest frame whose state is `wanted`.
+    fn oldest(&self, wanted: impl Fn(SlotState) -> bool) -> Option<usize> {
+        self.slots
+            .iter()
+            .enumerate()
+            .filter(|(_, slot)| wanted(slot.state))
+            .min_by_key(|(_, slot)| slot.order)
+            .map(|(index, _)| index)
+    }
+
+    /// Hands on the frame in slot `index` and frees the slot.
+    fn hand_on(&mut self, index: usize, complete: &mut impl FnMut(&mut FrameTrace)) {
+        if let Some(slot) = self.slots.get_mut(index) {
+            debug_assert!(slot.state != SlotState::Free, "only a frame is handed on");
+            slot.state = SlotState::Free;
+            complete(&mut slot.trace);
+        }
     }
 
     /// Hands on every waiting frame that has all its marks, oldest first.
-    fn hand_on_complete(&mut self, mut complete: impl FnMut(FrameTrace)) {
-        let mut index = 0;
-        while let Some(waiting) = self.waiting.get(index) {
-            if waiting.is_complete() {
-                complete(self.waiting.remove(index).trace);
-            } else {
-                index += 1;
-            }
+    fn hand_on_complete(&mut self, mut complete: impl FnMut(&mut FrameTrace)) {
+        while let Some(index) = self
+            .oldest(|state| matches!(state, SlotState::Waiting(pending) if pending.is_complete()))
+        {
+            self.hand_on(index, &mut complete);
         }
     }
 }
@@ -237,8 +317,8 @@ mod tests {
     fn a_frame_is_handed_on_when_its_gpu_results_arrive() {
         let mut assembly = FrameAssembly::default();
         let mut done = Vec::new();
-        assembly.frame_counted(counted(1, 0), |t| done.push(t));
-        assembly.frame_started(ms(16), |t| done.push(t));
+        assembly.frame_counted(counted(1, 0), |t| done.push(t.clone()));
+        assembly.frame_started(ms(16), |t| done.push(t.clone()));
         assembly.cpu_reported(1, ms(3), FramePhases::default());
         assert!(done.is_empty(), "paint and GPU marks are still to come");
         let paint = PaintMarks {
@@ -247,12 +327,12 @@ mod tests {
             render_start: Some(ms(3)),
             encode_end: Some(ms(4)),
         };
-        assembly.painted(Some(paint), |t| done.push(t));
+        assembly.painted(Some(paint), |t| done.push(t.clone()));
         assembly.gpu_done(
             7,
             (ms(4), FramePhases::default()),
             Some((ms(5), ms(9))),
-            |t| done.push(t),
+            |t| done.push(t.clone()),
         );
         let [trace] = done.as_slice() else {
             panic!("one frame: {done:?}");
@@ -270,9 +350,9 @@ mod tests {
     fn a_frame_without_paint_marks_is_handed_on_at_the_next_draw() {
         let mut assembly = FrameAssembly::default();
         let mut done = Vec::new();
-        assembly.frame_counted(counted(1, 0), |t| done.push(t));
-        assembly.frame_started(ms(16), |t| done.push(t));
-        assembly.painted(None, |t| done.push(t));
+        assembly.frame_counted(counted(1, 0), |t| done.push(t.clone()));
+        assembly.frame_started(ms(16), |t| done.push(t.clone()));
+        assembly.painted(None, |t| done.push(t.clone()));
         assert_eq!(done.len(), 1);
         assert_eq!(done[0].marks.stage_nanos(LatencyStage::Gpu), None);
         assert_eq!(done[0].marks.stage_nanos(LatencyStage::Ui), Some(2_000_000));
@@ -283,15 +363,15 @@ mod tests {
         let mut assembly = FrameAssembly::default();
         let mut done = Vec::new();
         for frame in 0..10_u64 {
-            assembly.frame_counted(counted(frame, frame * 16), |t| done.push(t));
-            assembly.frame_started(ms(frame * 16 + 16), |t| done.push(t));
+            assembly.frame_counted(counted(frame, frame * 16), |t| done.push(t.clone()));
+            assembly.frame_started(ms(frame * 16 + 16), |t| done.push(t.clone()));
             let paint = PaintMarks {
                 sequence: frame,
                 gpu_frame: frame,
                 render_start: Some(ms(frame * 16 + 3)),
                 encode_end: Some(ms(frame * 16 + 4)),
             };
-            assembly.painted(Some(paint), |t| done.push(t));
+            assembly.painted(Some(paint), |t| done.push(t.clone()));
         }
         assert_eq!(
             done.len(),
@@ -306,13 +386,13 @@ mod tests {
         let mut assembly = FrameAssembly::default();
         assembly.set_expects_presentations(true);
         let mut done = Vec::new();
-        assembly.frame_counted(counted(1, 0), |t| done.push(t));
+        assembly.frame_counted(counted(1, 0), |t| done.push(t.clone()));
         // Shown before the next frame starts (an idle app): the mark waits with the frame.
-        assembly.presented(1, Some(ms(10)), |t| done.push(t));
-        assembly.frame_started(ms(16), |t| done.push(t));
-        assembly.frame_counted(counted(2, 16), |t| done.push(t));
-        assembly.frame_started(ms(32), |t| done.push(t));
-        assembly.painted(None, |t| done.push(t));
+        assembly.presented(1, Some(ms(10)), |t| done.push(t.clone()));
+        assembly.frame_started(ms(16), |t| done.push(t.clone()));
+        assembly.frame_counted(counted(2, 16), |t| done.push(t.clone()));
+        assembly.frame_started(ms(32), |t| done.push(t.clone()));
+        assembly.painted(None, |t| done.push(t.clone()));
         assert_eq!(done.len(), 1, "frame 2's presentation is still to come");
         assert_eq!(done[0].sequence, 1);
         assert_eq!(
@@ -320,8 +400,24 @@ mod tests {
             Some(8_000_000),
             "UI end at 2 ms, shown at 10 ms"
         );
-        assembly.presented(2, None, |t| done.push(t));
+        assembly.presented(2, None, |t| done.push(t.clone()));
         assert_eq!(done.len(), 2, "discarded: handed on without the mark");
         assert_eq!(done[1].marks.on_screen, None);
+    }
+
+    #[test]
+    fn frames_are_handed_on_in_the_order_they_ended_whatever_slot_they_took() {
+        let mut assembly = FrameAssembly::default();
+        let mut done = Vec::new();
+        // Ten frames, none painted: the two oldest are pushed out by the limit, and the
+        // frames after them take the slots they left.
+        for frame in 0..10_u64 {
+            assembly.frame_counted(counted(frame, frame * 16), |t| done.push(t.clone()));
+            assembly.frame_started(ms(frame * 16 + 16), |t| done.push(t.clone()));
+        }
+        // One paint check completes all eight waiting frames at once.
+        assembly.painted(None, |t| done.push(t.clone()));
+        let order: Vec<u64> = done.iter().map(|t| t.sequence).collect();
+        assert_eq!(order, (0..10).collect::<Vec<_>>());
     }
 }

@@ -47,7 +47,15 @@ impl FrameLog {
     }
 
     /// A complete frame, under the frame `budget` in effect: moved in, the oldest dropped.
-    pub fn add(&mut self, trace: FrameTrace, budget: Duration) {
+    pub fn add(&mut self, mut trace: FrameTrace, budget: Duration) {
+        self.add_swapping(&mut trace, budget);
+    }
+
+    /// As [`Self::add`], for a caller that keeps its frames in fixed slots: the frame is
+    /// swapped in and `trace` holds, after the call, the frame it pushed out of the window
+    /// (or a blank one while the window fills, or `trace` itself when the log retains
+    /// none). Nothing is moved but the two frames swapped: a frame is about 2 KB.
+    pub fn add_swapping(&mut self, trace: &mut FrameTrace, budget: Duration) {
         let slowest = [
             Some(trace.draw),
             trace.cpu.as_ref().map(|(total, _)| *total),
@@ -66,16 +74,24 @@ impl FrameLog {
             .filter(|&fixed| slowest > fixed)
             .and_then(|fixed| self.stutter_floor().map(|floor| fixed.max(floor)));
         self.recent.push(slowest);
-        if let Some(spike) = limit.and_then(|limit| Spike::of(&trace, limit)) {
+        if let Some(spike) = limit.and_then(|limit| Spike::of(trace, limit)) {
             self.keep(spike);
         }
         if self.capacity == 0 {
             return;
         }
-        if self.retained.len() == self.capacity {
-            self.retained.pop_front();
+        if self.retained.len() < self.capacity {
+            let blank = FrameTrace::new(0, crate::SystemTime::UNIX_EPOCH);
+            self.retained.push_back(std::mem::replace(trace, blank));
+            return;
         }
-        self.retained.push_back(trace);
+        // Full: the oldest slot takes the frame and becomes the newest. On a full ring the
+        // rotation moves nothing but the start (the window's room was allocated for exactly
+        // its capacity).
+        if let Some(oldest) = self.retained.front_mut() {
+            std::mem::swap(oldest, trace);
+        }
+        self.retained.rotate_left(1);
     }
 
     /// Adds `spike`; past [`MAX_SPIKES`], drops the least bad of those older than the
@@ -247,6 +263,33 @@ mod tests {
             budget_only.spikes_seen(),
             100,
             "the budget alone marks every frame"
+        );
+    }
+
+    #[test]
+    fn a_full_window_swaps_the_new_frame_for_its_oldest() {
+        let budget = Duration::from_millis(16);
+        let mut log = FrameLog::new(3, SpikeThreshold::Off);
+        let mut handed_back = Vec::new();
+        for sequence in 0..7 {
+            let mut trace = frame(sequence, 4);
+            log.add_swapping(&mut trace, budget);
+            handed_back.push(trace.sequence);
+        }
+        let retained: Vec<u64> = log.retained().iter().map(|t| t.sequence).collect();
+        assert_eq!(retained, [4, 5, 6], "the newest three, oldest first");
+        assert_eq!(
+            handed_back,
+            [0, 0, 0, 0, 1, 2, 3],
+            "blanks while the window fills, then the frame pushed out"
+        );
+        let mut none = FrameLog::new(0, SpikeThreshold::Off);
+        let mut trace = frame(9, 4);
+        none.add_swapping(&mut trace, budget);
+        assert_eq!(
+            (trace.sequence, none.retained().len()),
+            (9, 0),
+            "kept by the caller"
         );
     }
 }

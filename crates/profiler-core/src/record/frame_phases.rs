@@ -126,6 +126,16 @@ impl FramePhases {
         self.phases[..self.len].iter()
     }
 
+    /// Empties the set for reuse, letting go of the names it held; costs a write per phase it
+    /// held (none for an empty set).
+    pub fn clear(&mut self) {
+        for phase in self.phases.iter_mut().take(self.len) {
+            phase.name = PhaseName::Static("");
+        }
+        self.len = 0;
+        self.overflow = 0;
+    }
+
     /// Whether no phase was added.
     pub fn is_empty(&self) -> bool {
         self.len == 0

@@ -104,9 +104,9 @@ impl FrameRecorder {
     }
 
     /// A complete frame: its latency into the sampler, the frame into the log under the budget
-    /// in effect.
-    fn complete(log: &mut FrameLog, sampler: &mut FrameSampler, trace: FrameTrace) {
+    /// in effect (swapped in: the assembly's slot gets the frame the log let go).
+    fn complete(log: &mut FrameLog, sampler: &mut FrameSampler, trace: &mut FrameTrace) {
         sampler.record_latency(&trace.marks);
-        log.add(trace, sampler.budget().duration());
+        log.add_swapping(trace, sampler.budget().duration());
     }
 }
