@@ -14,8 +14,9 @@ use crate::record::spike_threshold::SpikeThreshold;
 /// sampler and moves it into the retained window and spikes ([`FrameLog`]). Every way a frame
 /// completes goes through one private function, so the sampler and the log never disagree.
 ///
-/// No allocation per frame: the assembly's queue and the log's window are allocated once; a
-/// spike allocates its lists when it is kept.
+/// No allocation per frame: the assembly's slots and the log's window are allocated once; a
+/// spike allocates its lists when it is kept. A frame's record (about 2 KB) is written into a
+/// slot once and swapped into the window once.
 #[derive(Debug)]
 pub struct FrameRecorder {
     assembly: FrameAssembly,
