@@ -696,8 +696,6 @@ impl ViewportState {
     /// Refreshes the readouts from the sampler (and the resource thread's latest reading);
     /// `export_note` says how the latest background export went, for a few seconds.
     pub(crate) fn refresh(&mut self, resources: &ResourceMonitor, export_note: Option<&str>) {
-        let benchmark = self.benchmark_status();
-        let rows = self.rows_to_show();
         let Some(sampler) = &mut self.sampler else {
             return;
         };
@@ -725,11 +723,9 @@ impl ViewportState {
             } else {
                 view.set_plot(log.retained().iter().map(|t| t.draw), snapshot.budget);
             }
-            view.set_rows(rows);
-            view.set_readouts(&snapshot, self.why.as_ref());
-            view.set_notes(log, export_note, benchmark.as_ref());
         }
         self.displayed = Some(snapshot);
+        self.cover_shown_rows(export_note);
     }
 
     /// Whether the view's readouts were formatted for every row to show (a refresh formats
@@ -744,9 +740,10 @@ impl ViewportState {
                 .is_none_or(|view| view.readouts_cover(rows))
     }
 
-    /// Formats the view's readouts again from the last refresh's snapshot for the rows to show
-    /// now (a preset chosen between refreshes), so that a row appears at once, with the values
-    /// the others show, not at the next refresh.
+    /// Formats the view's readouts from the last refresh's snapshot for the rows to show now:
+    /// at each refresh, and when a preset chosen between refreshes shows rows not formatted
+    /// then, so that a row appears at once, with the values the others show, not at the next
+    /// refresh.
     pub(crate) fn cover_shown_rows(&mut self, export_note: Option<&str>) {
         let rows = self.rows_to_show();
         let benchmark = self.benchmark_status();
