@@ -55,6 +55,11 @@ struct Shared {
     queue: wgpu::Queue,
     support: TimestampSupport,
     settings: GpuTimerSettings,
+    /// `Queue::get_timestamp_period`, read once: every wgpu 30 backend fixes it when the queue
+    /// is made (Vulkan's `timestampPeriod` limit, Metal's value from adapter creation, DX12's
+    /// `GetTimestampFrequency`, which D3D12 keeps constant for a queue; 1 on GL and WebGPU).
+    /// Asking per result went through wgpu-core's registry every timed frame.
+    timestamp_period_nanos: f32,
     state: Mutex<TimerState>,
     /// Reused result buffers handed to `poll_results` callbacks. A separate lock so that the
     /// callbacks run without `state` held and may call back into the timer.
@@ -117,6 +122,7 @@ impl GpuTimer {
                 queue: queue.clone(),
                 support,
                 settings,
+                timestamp_period_nanos: queue.get_timestamp_period(),
                 state: Mutex::new(TimerState {
                     slots,
                     labels: Vec::new(),
@@ -330,9 +336,9 @@ impl GpuTimer {
     /// many. Never blocks.
     ///
     /// Polls the device without waiting first (unless `settings.poll_device` is off), so results
-    /// also arrive in an idle app. Each pass is validated ([`TimestampPair::validate`] with a fresh
-    /// `Queue::get_timestamp_period`, asked once per call that finds a result); rejected ones are
-    /// counted, not delivered. `on_frame` runs with no lock held and may use the timer (a nested
+    /// also arrive in an idle app. Each pass is validated ([`TimestampPair::validate`] with the
+    /// queue's timestamp period, read once in [`Self::new`]); rejected ones are counted, not
+    /// delivered. `on_frame` runs with no lock held and may use the timer (a nested
     /// `poll_results` returns 0). Allocates nothing; costs one lock plus a copy of 16 bytes per
     /// pass.
     pub fn poll_results(&self, mut on_frame: impl FnMut(&GpuFrameResult)) -> usize {
@@ -520,9 +526,7 @@ impl GpuTimer {
     fn collect_ready(&self, state: &mut TimerState, delivery: &mut Vec<GpuFrameResult>) -> usize {
         let settings = &self.shared.settings;
         let mut ready = 0;
-        // Asked once per call, and only when a result is in: it is a lookup through wgpu's
-        // registry, and most calls (every frame of an app) find nothing ready.
-        let mut period = None;
+        let period_nanos = self.shared.timestamp_period_nanos;
         let TimerState { slots, stats, .. } = state;
         for slot in slots.iter_mut().filter(|s| s.phase == SlotPhase::Resolved) {
             match slot.signal.state() {
@@ -555,8 +559,6 @@ impl GpuTimer {
                     .min(factor * interval.as_secs_f64()),
                 _ => settings.max_plausible_duration_secs,
             };
-            let period_nanos =
-                *period.get_or_insert_with(|| self.shared.queue.get_timestamp_period());
             let pairs = slot.pairs.iter().zip(slot.raw_ticks.chunks_exact(2));
             for ((pair, ticks), previous) in pairs.zip(slot.previous_ticks.chunks_exact(2)) {
                 let &[begin_ticks, end_ticks] = ticks else {

@@ -44,8 +44,8 @@ pub enum TimestampRejection {
 }
 
 impl TimestampPair {
-    /// Converts the pair to seconds with `period_nanos` (from `Queue::get_timestamp_period`, read
-    /// fresh each time because some backends refine it), rejecting anything not believable.
+    /// Converts the pair to seconds with `period_nanos` (`Queue::get_timestamp_period`),
+    /// rejecting anything not believable.
     ///
     /// A zero-length pass is accepted: coarse timers (Chrome quantises to 100 µs) legitimately
     /// produce it.

@@ -730,7 +730,7 @@ impl ViewportState {
 
     /// Whether the view's readouts were formatted for every row to show (a refresh formats
     /// only the rows shown then), or there is nothing to format them from yet (before the
-    /// first refresh). One comparison of two short lists a frame.
+    /// first refresh). A bit test a frame, after building the list to show.
     pub(crate) fn readouts_cover_shown(&self) -> bool {
         let rows = self.rows_to_show();
         self.displayed.is_none()

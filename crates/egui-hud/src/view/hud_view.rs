@@ -186,9 +186,7 @@ impl HudView {
     /// Whether the readouts were formatted for every row of `rows`; if not (a preset changed
     /// between refreshes), they are to be set again before `rows` are shown.
     pub(crate) fn readouts_cover(&self, rows: RowList) -> bool {
-        rows.rows()
-            .iter()
-            .all(|&row| self.readouts_for.contains(row))
+        self.readouts_for.covers(&rows)
     }
 
     pub(crate) fn clear_readouts(&mut self) {

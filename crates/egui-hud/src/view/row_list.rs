@@ -6,7 +6,16 @@ use crate::view::hud_row::HudRow;
 pub(crate) struct RowList {
     order: [HudRow; HudRow::ALL.len()],
     len: usize,
+    /// The rows listed, one bit each (by [`RowList::bit`]): membership and cover checks run
+    /// every frame, and a bit test is one instruction where a scan of the list was up to 17
+    /// comparisons per row.
+    members: u32,
 }
+
+const _: () = assert!(
+    HudRow::ALL.len() <= 32,
+    "a row's bit must fit in `RowList::members`"
+);
 
 impl RowList {
     /// `rows` in their order; a row listed twice is shown where it is first listed.
@@ -14,6 +23,7 @@ impl RowList {
         let mut list = Self {
             order: HudRow::ALL,
             len: 0,
+            members: 0,
         };
         for &row in rows {
             if !list.contains(row)
@@ -21,6 +31,7 @@ impl RowList {
             {
                 *slot = row;
                 list.len += 1;
+                list.members |= Self::bit(row);
             }
         }
         list
@@ -31,8 +42,18 @@ impl RowList {
         self.order.get(..self.len).unwrap_or_default()
     }
 
+    /// Whether `row` is listed. One bit test.
     pub(crate) fn contains(&self, row: HudRow) -> bool {
-        self.rows().contains(&row)
+        self.members & Self::bit(row) != 0
+    }
+
+    /// Whether every row of `other` is listed here too (in any order). One bit test.
+    pub(crate) fn covers(&self, other: &Self) -> bool {
+        other.members & !self.members == 0
+    }
+
+    fn bit(row: HudRow) -> u32 {
+        1 << (row as u32)
     }
 }
 
@@ -53,5 +74,20 @@ mod tests {
         assert!(!list.contains(HudRow::Gpu));
         assert_eq!(RowList::new(&HudRow::ALL).rows(), HudRow::ALL);
         assert!(RowList::new(&[]).rows().is_empty());
+    }
+
+    #[test]
+    fn a_list_covers_the_rows_it_lists_in_any_order() {
+        let every = RowList::new(&HudRow::ALL);
+        let some = RowList::new(&[HudRow::Mem, HudRow::Frame, HudRow::Plot]);
+        for &row in &HudRow::ALL {
+            let alone = RowList::new(&[row]);
+            assert!(alone.contains(row) && every.contains(row), "{row:?}");
+            assert!(every.covers(&alone) && alone.covers(&alone), "{row:?}");
+            assert_eq!(some.covers(&alone), some.rows().contains(&row), "{row:?}");
+        }
+        assert!(RowList::new(&[HudRow::Plot, HudRow::Mem, HudRow::Frame]).covers(&some));
+        assert!(some.covers(&RowList::new(&[])));
+        assert!(!some.covers(&every) && every.covers(&some));
     }
 }
