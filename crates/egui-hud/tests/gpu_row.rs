@@ -1022,3 +1022,66 @@ fn an_idle_gpu_timer_does_not_calibrate_the_gpu_clock() {
     );
     assert!(frames_begun(&timer) > 0, "and frames are timed");
 }
+
+/// The timer reads timed frames back in groups (one map for several frames): when an app stops
+/// drawing, the frames of a part-filled group are read back at the frames the HUD asks for
+/// all the same (frames of its own, not timed), not left in flight until the app draws again:
+/// their GPU parts would never reach the frames' records, and the HUD would keep asking for
+/// frames to collect them. After the app's last frame the test runs frames only when egui asks
+/// and at the time it asks for, as eframe does.
+#[test]
+fn an_app_that_stops_drawing_gets_its_last_timed_frames_read_back() {
+    let _one_at_a_time = one_gpu_test_at_a_time();
+    let Some(render_state) = render_state_with_timestamps() else {
+        return;
+    };
+    let mut harness = timed_harness(render_state, egui::vec2(320.0, 360.0)).build_ui_state(
+        |ui, animating: &mut bool| {
+            ui.label("app");
+            if *animating {
+                #[expect(clippy::disallowed_methods, reason = "the test app animates")]
+                ui.ctx().request_repaint();
+            }
+            every_frame_hud().show(ui.ctx());
+        },
+        true,
+    );
+    harness.run_steps(10); // the HUD's warm-up
+    let timer = egui_hud::gpu_timer(&harness.ctx).expect("installed");
+    let begun = frames_begun(&timer);
+    // Timed frames past a group's start: with groups of four, some wait for more.
+    harness.run_steps(5);
+    *harness.state_mut() = false;
+    harness.step(); // the app's last frame
+    assert!(
+        frames_begun(&timer) > begun,
+        "the animated frames are timed"
+    );
+    let all_read_back = |timer: &EguiGpuTimer| {
+        let stats = timer.timer().stats();
+        stats.timed_frames + stats.dropped_frames == frames_begun(timer)
+    };
+    // Real time too, for lavapipe to finish the frames: up to 5 s, far more than it needs.
+    let start = Instant::now();
+    let mut frames_asked_for = 0;
+    while start.elapsed() < Duration::from_secs(5) && !all_read_back(&timer) {
+        let delay = harness.output().viewport_output[&egui::ViewportId::ROOT].repaint_delay;
+        assert!(
+            delay < Duration::MAX,
+            "the HUD asks for frames while results are on their way"
+        );
+        std::thread::sleep(delay);
+        let now = harness.ctx.input(|i| i.time);
+        harness.input_mut().time = Some(now + delay.as_secs_f64());
+        harness.step();
+        frames_asked_for += 1;
+    }
+    let stats = timer.timer().stats();
+    assert!(
+        all_read_back(&timer) && stats.dropped_frames == 0,
+        "every timed frame read back, in {frames_asked_for} frames egui asked for ({:?}): {stats:?}, {} begun",
+        start.elapsed(),
+        frames_begun(&timer)
+    );
+    assert_eq!(timer.timer().frames_in_flight(), 0);
+}

@@ -2,7 +2,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::FrameId;
-use crate::map_signal::MapSignal;
 
 /// Where a slot is in its life; see [`FrameSlot`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -11,8 +10,9 @@ pub(crate) enum SlotPhase {
     Free,
     /// Handing out timestamp pairs; writes may be recorded on any encoder.
     Recording,
-    /// Resolve, copy and map recorded; the map request's [`MapSignal`] says whether it is still
-    /// pending, mapped (readable), failed or abandoned. Only `poll_results` leaves this phase.
+    /// Resolved into its region of its [`crate::readback_group::ReadbackGroup`]; read once the
+    /// group's copy and map are recorded and its map request signals. Only `poll_results`
+    /// leaves this phase.
     Resolved,
 }
 
@@ -25,18 +25,16 @@ pub(crate) struct PairRecord {
     pub(crate) closed: bool,
 }
 
-/// One frame's worth of GPU resources, created once and reused round the ring:
-/// Free → Recording → Resolved (map pending → mapped) → read → Free.
+/// One frame's query set and bookkeeping, created once and reused round the ring:
+/// Free → Recording → Resolved (into its group's buffers; copy and map pending → mapped) → read
+/// → Free.
 pub(crate) struct FrameSlot {
     pub(crate) query_set: wgpu::QuerySet,
-    pub(crate) resolve_buffer: wgpu::Buffer,
-    pub(crate) readback_buffer: wgpu::Buffer,
     pub(crate) phase: SlotPhase,
     pub(crate) frame: FrameId,
     pub(crate) pairs: Vec<PairRecord>,
     /// Time since the previous frame began, for the optional frame-interval plausibility check.
     pub(crate) cpu_interval: Option<Duration>,
-    pub(crate) signal: MapSignal,
     /// Scratch for the timestamps read back, kept to avoid a per-frame allocation.
     pub(crate) raw_ticks: Vec<u64>,
     /// The timestamps this slot read back last time, per query: a pair that reads the same
@@ -47,34 +45,16 @@ pub(crate) struct FrameSlot {
 impl FrameSlot {
     pub(crate) fn new(device: &wgpu::Device, max_pairs: u32) -> Self {
         let query_count = max_pairs * 2;
-        let bytes = u64::from(query_count) * u64::from(wgpu::QUERY_SIZE);
-        let buffer = |label, usage| {
-            device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some(label),
-                size: bytes,
-                usage,
-                mapped_at_creation: false,
-            })
-        };
         Self {
             query_set: device.create_query_set(&wgpu::QuerySetDescriptor {
                 label: Some("gpu-timing frame slot"),
                 ty: wgpu::QueryType::Timestamp,
                 count: query_count,
             }),
-            resolve_buffer: buffer(
-                "gpu-timing resolve",
-                wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
-            ),
-            readback_buffer: buffer(
-                "gpu-timing readback",
-                wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            ),
             phase: SlotPhase::Free,
             frame: FrameId::default(),
             pairs: Vec::with_capacity(max_pairs as usize),
             cpu_interval: None,
-            signal: MapSignal::default(),
             raw_ticks: Vec::with_capacity(query_count as usize),
             previous_ticks: vec![0; query_count as usize],
         }

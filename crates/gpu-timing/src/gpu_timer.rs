@@ -10,6 +10,7 @@ use parking_lot::Mutex;
 use crate::calibration_probe::CalibrationProbe;
 use crate::frame_slot::{FrameSlot, PairRecord, SlotPhase};
 use crate::map_signal::MapState;
+use crate::readback_group::ReadbackGroup;
 use crate::timestamp_pair::ticks_to_gpu_nanos;
 use crate::{
     ClockCalibration, FrameId, GpuFrameResult, GpuPassResult, GpuScope, GpuTimerSettings,
@@ -60,6 +61,8 @@ struct Shared {
     /// `GetTimestampFrequency`, which D3D12 keeps constant for a queue; 1 on GL and WebGPU).
     /// Asking per result went through wgpu-core's registry every timed frame.
     timestamp_period_nanos: f32,
+    /// Bytes of a slot's region in its group's buffers.
+    region_bytes: u64,
     state: Mutex<TimerState>,
     /// Reused result buffers handed to `poll_results` callbacks. A separate lock so that the
     /// callbacks run without `state` held and may call back into the timer.
@@ -69,6 +72,8 @@ struct Shared {
 
 struct TimerState {
     slots: Vec<FrameSlot>,
+    /// Slot `i` resolves into group `i / frames_per_readback`.
+    groups: Vec<ReadbackGroup>,
     labels: Vec<Arc<str>>,
     next_frame_index: u64,
     last_begin: Option<Instant>,
@@ -103,12 +108,18 @@ impl GpuTimer {
         } else {
             log::info!("gpu-timing: {}", support.reason());
         }
-        let slots = if support.can_time_passes() {
-            (0..settings.frame_slots)
-                .map(|_| FrameSlot::new(device, settings.max_passes_per_frame))
-                .collect()
+        let region_bytes = ReadbackGroup::region_bytes(settings.max_passes_per_frame);
+        let (slots, groups) = if support.can_time_passes() {
+            (
+                (0..settings.frame_slots)
+                    .map(|_| FrameSlot::new(device, settings.max_passes_per_frame))
+                    .collect(),
+                (0..settings.frame_slots / settings.frames_per_readback)
+                    .map(|_| ReadbackGroup::new(device, settings.frames_per_readback, region_bytes))
+                    .collect(),
+            )
         } else {
-            Vec::new()
+            (Vec::new(), Vec::new())
         };
         let delivery = (0..settings.frame_slots)
             .map(|_| GpuFrameResult {
@@ -123,8 +134,10 @@ impl GpuTimer {
                 support,
                 settings,
                 timestamp_period_nanos: queue.get_timestamp_period(),
+                region_bytes,
                 state: Mutex::new(TimerState {
                     slots,
+                    groups,
                     labels: Vec::new(),
                     next_frame_index: 0,
                     last_begin: None,
@@ -183,7 +196,7 @@ impl GpuTimer {
         }
         state.stats.dropped_frames += reclaimed;
 
-        let Some(slot_index) = state.slots.iter().position(|s| s.phase == SlotPhase::Free) else {
+        let Some(slot_index) = free_slot(&state, self.shared.settings.frames_per_readback) else {
             state.stats.dropped_frames += 1;
             return None;
         };
@@ -292,19 +305,34 @@ impl GpuTimer {
         true
     }
 
-    /// Records the frame's resolve, copy and map-on-submit on `encoder`, which must be submitted
-    /// after every command buffer holding the frame's stamps (the same one is fine, or a later
-    /// frame's, e.g. the next egui `prepare`). After this the frame takes no more passes.
+    /// Records the frame's resolve on `encoder`, which must be submitted after every command
+    /// buffer holding the frame's stamps (the same one is fine, or a later frame's, e.g. the
+    /// next egui `prepare`), and after the encoders of earlier `resolve_frame` calls. After
+    /// this the frame takes no more passes.
+    ///
+    /// When this completes the frame's readback group (every slot of it resolved; see
+    /// [`GpuTimerSettings::frames_per_readback`], default 1: every frame), also records the
+    /// group's copy and map-on-submit. Otherwise the frame waits for the rest of its group or
+    /// for [`Self::flush`].
     ///
     /// Idempotent: returns `true` only the first time for a frame with passes; a second call, a
-    /// stale id or a frame without passes (its slot is freed at once) records nothing. If
-    /// `encoder` is dropped unsubmitted the frame is counted as dropped. One lock, three commands.
+    /// stale id or a frame without passes (its slot is freed at once) records nothing. If the
+    /// encoder carrying a group's map is dropped unsubmitted, the group's frames are counted as
+    /// dropped; if one carrying only a resolve is, that frame's passes read its slot's previous
+    /// values and are rejected ([`TimestampRejection::Repeated`]). One lock, one command, and
+    /// two more for a readback.
     pub fn resolve_frame(&self, frame: FrameId, encoder: &mut wgpu::CommandEncoder) -> bool {
-        let (query_set, resolve_buffer, readback_buffer, query_count, on_mapped) = {
+        let (query_set, resolve_buffer, offset, query_count, readback) = {
             let mut state = self.shared.state.lock();
             if state.disposed {
                 return false;
             }
+            let per_group = self.shared.settings.frames_per_readback;
+            let group = frame.slot() / per_group;
+            let Some(resolve_buffer) = state.groups.get(group).map(|g| g.resolve_buffer.clone())
+            else {
+                return false;
+            };
             let Some(slot) = state.slots.get_mut(frame.slot()) else {
                 return false;
             };
@@ -317,19 +345,77 @@ impl GpuTimer {
             }
             slot.phase = SlotPhase::Resolved;
             let query_count = u32::try_from(slot.pairs.len() * 2).ok().unwrap_or(0);
-            (
-                slot.query_set.clone(),
-                slot.resolve_buffer.clone(),
-                slot.readback_buffer.clone(),
-                query_count,
-                slot.signal.arm(),
-            )
+            let query_set = slot.query_set.clone();
+            let offset = (frame.slot() % per_group) as u64 * self.shared.region_bytes;
+            let full = group_slots(&state.slots, group, per_group)
+                .iter()
+                .all(|s| s.phase == SlotPhase::Resolved);
+            let readback = if full {
+                self.start_readback(&mut state, group)
+            } else {
+                None
+            };
+            (query_set, resolve_buffer, offset, query_count, readback)
         };
-        let bytes = u64::from(query_count) * u64::from(wgpu::QUERY_SIZE);
-        encoder.resolve_query_set(&query_set, 0..query_count, &resolve_buffer, 0);
-        encoder.copy_buffer_to_buffer(&resolve_buffer, 0, &readback_buffer, 0, bytes);
-        encoder.map_buffer_on_submit(&readback_buffer, wgpu::MapMode::Read, 0..bytes, on_mapped);
+        encoder.resolve_query_set(&query_set, 0..query_count, &resolve_buffer, offset);
+        if let Some(readback) = readback {
+            readback.record(encoder);
+        }
         true
+    }
+
+    /// Records, on `encoder`, the copy and map of every readback group that holds resolved
+    /// frames but is not complete (see [`GpuTimerSettings::frames_per_readback`]), so that
+    /// their results come without waiting for more frames: call it when the app stops drawing
+    /// timed frames (an idle frame, the last frame), on an encoder submitted after those of
+    /// the frames' `resolve_frame`. A group with a frame still recording is left to fill.
+    ///
+    /// Returns whether anything was recorded; with one frame per readback there is never
+    /// anything to flush. One lock per group flushed plus one; no allocation.
+    pub fn flush(&self, encoder: &mut wgpu::CommandEncoder) -> bool {
+        let per_group = self.shared.settings.frames_per_readback;
+        let mut flushed = false;
+        loop {
+            let readback = {
+                let mut state = self.shared.state.lock();
+                if state.disposed {
+                    return flushed;
+                }
+                let waiting = (0..state.groups.len()).find(|&group| {
+                    let slots = group_slots(&state.slots, group, per_group);
+                    state.groups.get(group).is_some_and(|g| !g.mapping)
+                        && slots.iter().any(|s| s.phase == SlotPhase::Resolved)
+                        && slots.iter().all(|s| s.phase != SlotPhase::Recording)
+                });
+                let Some(group) = waiting else {
+                    return flushed;
+                };
+                self.start_readback(&mut state, group)
+            };
+            if let Some(readback) = readback {
+                readback.record(encoder);
+                flushed = true;
+            }
+        }
+    }
+
+    /// Marks `group` as mapping and returns what its copy and map need.
+    fn start_readback(
+        &self,
+        state: &mut TimerState,
+        group: usize,
+    ) -> Option<CopyAndMap<impl FnOnce(Result<(), wgpu::BufferAsyncError>) + Send + 'static>> {
+        let bytes = self.shared.region_bytes * self.shared.settings.frames_per_readback as u64;
+        let group = state.groups.get_mut(group)?;
+        debug_assert!(!group.mapping, "a group is mapped once per fill");
+        group.mapping = true;
+        state.stats.readbacks += 1;
+        Some(CopyAndMap {
+            resolve_buffer: group.resolve_buffer.clone(),
+            readback_buffer: group.readback_buffer.clone(),
+            bytes,
+            on_mapped: group.signal.arm(),
+        })
     }
 
     /// Delivers every frame whose readback has arrived, oldest first, to `on_frame`; returns how
@@ -521,92 +607,186 @@ impl GpuTimer {
         })
     }
 
-    /// Moves every readable slot's validated results into `delivery` and frees those slots;
+    /// Moves every read-back group's validated results into `delivery` and frees their slots;
     /// returns how many entries of `delivery` were filled.
     fn collect_ready(&self, state: &mut TimerState, delivery: &mut Vec<GpuFrameResult>) -> usize {
-        let settings = &self.shared.settings;
+        let per_group = self.shared.settings.frames_per_readback;
         let mut ready = 0;
-        let period_nanos = self.shared.timestamp_period_nanos;
-        let TimerState { slots, stats, .. } = state;
-        for slot in slots.iter_mut().filter(|s| s.phase == SlotPhase::Resolved) {
-            match slot.signal.state() {
+        let TimerState {
+            slots,
+            groups,
+            stats,
+            ..
+        } = state;
+        let groups_and_slots = groups.iter_mut().zip(slots.chunks_exact_mut(per_group));
+        for (group, group_slots) in groups_and_slots.filter(|(group, _)| group.mapping) {
+            match group.signal.state() {
                 MapState::Pending => continue,
                 MapState::Failed | MapState::Abandoned => {
-                    slot.phase = SlotPhase::Free;
-                    stats.dropped_frames += 1;
+                    group.mapping = false;
+                    for (_, slot) in resolved(group_slots) {
+                        slot.phase = SlotPhase::Free;
+                        stats.dropped_frames += 1;
+                    }
                     continue;
                 }
                 MapState::Mapped => {}
             }
-            slot.phase = SlotPhase::Free;
-            if !read_ticks(slot) {
-                stats.dropped_frames += 1;
-                continue;
-            }
-            if delivery.len() <= ready {
-                delivery.push(GpuFrameResult::default());
-            }
-            let Some(result) = delivery.get_mut(ready) else {
-                continue;
-            };
-            ready += 1;
-            result.frame_id = slot.frame;
-            result.passes.clear();
-            result.rejected_passes = 0;
-            let limit_secs = match (settings.max_frame_interval_factor, slot.cpu_interval) {
-                (Some(factor), Some(interval)) => settings
-                    .max_plausible_duration_secs
-                    .min(factor * interval.as_secs_f64()),
-                _ => settings.max_plausible_duration_secs,
-            };
-            let pairs = slot.pairs.iter().zip(slot.raw_ticks.chunks_exact(2));
-            for ((pair, ticks), previous) in pairs.zip(slot.previous_ticks.chunks_exact(2)) {
-                let &[begin_ticks, end_ticks] = ticks else {
-                    continue;
-                };
-                let repeated = begin_ticks != 0 && ticks == previous;
-                // `None` = the scope was never closed; no allocation on either rejection path.
-                let verdict = if !pair.closed {
-                    Err(None)
-                } else if repeated {
-                    Err(Some(TimestampRejection::Repeated))
-                } else {
-                    TimestampPair {
-                        begin_ticks,
-                        end_ticks,
+            group.mapping = false;
+            let bytes = self.shared.region_bytes * per_group as u64;
+            match group.readback_buffer.get_mapped_range(0..bytes) {
+                Ok(view) => {
+                    for (region, slot) in resolved(group_slots) {
+                        slot.phase = SlotPhase::Free;
+                        read_ticks(slot, &view, region as u64 * self.shared.region_bytes);
+                        if delivery.len() <= ready {
+                            delivery.push(GpuFrameResult::default());
+                        }
+                        let Some(result) = delivery.get_mut(ready) else {
+                            continue;
+                        };
+                        ready += 1;
+                        self.validate_slot(slot, result, stats);
                     }
-                    .validate(period_nanos, limit_secs)
-                    .map_err(Some)
-                };
-                match verdict {
-                    Ok(duration_secs) => result.passes.push(GpuPassResult {
-                        label: Arc::clone(&pair.label),
-                        duration_secs,
-                        begin_gpu_nanos: ticks_to_gpu_nanos(begin_ticks, period_nanos),
-                        end_gpu_nanos: ticks_to_gpu_nanos(end_ticks, period_nanos),
-                    }),
-                    Err(reason) => {
-                        log::debug!(
-                            "gpu-timing: rejected pass {:?} of frame {}: {}",
-                            pair.label,
-                            slot.frame.index(),
-                            reason.map_or_else(
-                                || "scope never closed".to_owned(),
-                                |rejection| rejection.to_string()
-                            ),
-                        );
-                        result.rejected_passes += 1;
+                }
+                Err(error) => {
+                    log::warn!("gpu-timing: could not read a mapped readback buffer: {error}");
+                    for (_, slot) in resolved(group_slots) {
+                        slot.phase = SlotPhase::Free;
+                        stats.dropped_frames += 1;
                     }
                 }
             }
-            if let Some(previous) = slot.previous_ticks.get_mut(..slot.raw_ticks.len()) {
-                previous.copy_from_slice(&slot.raw_ticks);
-            }
-            stats.invalid_results += u64::from(result.rejected_passes);
-            stats.timed_frames += 1;
+            group.readback_buffer.unmap();
         }
         ready
     }
+
+    /// Fills `result` with `slot`'s passes that pass validation; counts the others.
+    fn validate_slot(
+        &self,
+        slot: &mut FrameSlot,
+        result: &mut GpuFrameResult,
+        stats: &mut GpuTimerStats,
+    ) {
+        let settings = &self.shared.settings;
+        let period_nanos = self.shared.timestamp_period_nanos;
+        result.frame_id = slot.frame;
+        result.passes.clear();
+        result.rejected_passes = 0;
+        let limit_secs = match (settings.max_frame_interval_factor, slot.cpu_interval) {
+            (Some(factor), Some(interval)) => settings
+                .max_plausible_duration_secs
+                .min(factor * interval.as_secs_f64()),
+            _ => settings.max_plausible_duration_secs,
+        };
+        let pairs = slot.pairs.iter().zip(slot.raw_ticks.chunks_exact(2));
+        for ((pair, ticks), previous) in pairs.zip(slot.previous_ticks.chunks_exact(2)) {
+            let &[begin_ticks, end_ticks] = ticks else {
+                continue;
+            };
+            let repeated = begin_ticks != 0 && ticks == previous;
+            // `None` = the scope was never closed; no allocation on either rejection path.
+            let verdict = if !pair.closed {
+                Err(None)
+            } else if repeated {
+                Err(Some(TimestampRejection::Repeated))
+            } else {
+                TimestampPair {
+                    begin_ticks,
+                    end_ticks,
+                }
+                .validate(period_nanos, limit_secs)
+                .map_err(Some)
+            };
+            match verdict {
+                Ok(duration_secs) => result.passes.push(GpuPassResult {
+                    label: Arc::clone(&pair.label),
+                    duration_secs,
+                    begin_gpu_nanos: ticks_to_gpu_nanos(begin_ticks, period_nanos),
+                    end_gpu_nanos: ticks_to_gpu_nanos(end_ticks, period_nanos),
+                }),
+                Err(reason) => {
+                    log::debug!(
+                        "gpu-timing: rejected pass {:?} of frame {}: {}",
+                        pair.label,
+                        slot.frame.index(),
+                        reason.map_or_else(
+                            || "scope never closed".to_owned(),
+                            |rejection| rejection.to_string()
+                        ),
+                    );
+                    result.rejected_passes += 1;
+                }
+            }
+        }
+        if let Some(previous) = slot.previous_ticks.get_mut(..slot.raw_ticks.len()) {
+            previous.copy_from_slice(&slot.raw_ticks);
+        }
+        stats.invalid_results += u64::from(result.rejected_passes);
+        stats.timed_frames += 1;
+    }
+}
+
+/// A readback group's copy and map, recorded on an encoder once the timer's lock is released.
+struct CopyAndMap<F> {
+    resolve_buffer: wgpu::Buffer,
+    readback_buffer: wgpu::Buffer,
+    bytes: u64,
+    on_mapped: F,
+}
+
+impl<F: FnOnce(Result<(), wgpu::BufferAsyncError>) + Send + 'static> CopyAndMap<F> {
+    fn record(self, encoder: &mut wgpu::CommandEncoder) {
+        encoder.copy_buffer_to_buffer(
+            &self.resolve_buffer,
+            0,
+            &self.readback_buffer,
+            0,
+            self.bytes,
+        );
+        encoder.map_buffer_on_submit(
+            &self.readback_buffer,
+            wgpu::MapMode::Read,
+            0..self.bytes,
+            self.on_mapped,
+        );
+    }
+}
+
+/// A group's resolved slots, with their region's index.
+fn resolved(slots: &mut [FrameSlot]) -> impl Iterator<Item = (usize, &mut FrameSlot)> {
+    slots
+        .iter_mut()
+        .enumerate()
+        .filter(|(_, slot)| slot.phase == SlotPhase::Resolved)
+}
+
+/// The slots of readback group `group`.
+fn group_slots(slots: &[FrameSlot], group: usize, per_group: usize) -> &[FrameSlot] {
+    slots
+        .get(group * per_group..(group + 1) * per_group)
+        .unwrap_or_default()
+}
+
+/// A free slot for a new frame: first in a group that has begun filling, so that groups fill
+/// up and are read back whole, else in any group not being read back.
+fn free_slot(state: &TimerState, per_group: usize) -> Option<usize> {
+    let takes_frames = |group: usize| state.groups.get(group).is_some_and(|g| !g.mapping);
+    let groups = state.slots.chunks_exact(per_group).enumerate();
+    let mut candidates = groups.filter(|&(group, _)| takes_frames(group));
+    let filling = candidates.clone().find_map(|(group, slots)| {
+        let begun = slots.iter().any(|s| s.phase != SlotPhase::Free);
+        let free = slots.iter().position(|s| s.phase == SlotPhase::Free);
+        free.filter(|_| begun)
+            .map(|index| group * per_group + index)
+    });
+    filling.or_else(|| {
+        candidates.find_map(|(group, slots)| {
+            let free = slots.iter().position(|s| s.phase == SlotPhase::Free);
+            free.map(|index| group * per_group + index)
+        })
+    })
 }
 
 impl Shared {
@@ -616,12 +796,13 @@ impl Shared {
             return;
         }
         state.disposed = true;
-        for slot in &state.slots {
-            if slot.phase == SlotPhase::Resolved && slot.signal.state() == MapState::Mapped {
-                slot.readback_buffer.unmap();
+        for group in &state.groups {
+            if group.mapping && group.signal.state() == MapState::Mapped {
+                group.readback_buffer.unmap();
             }
         }
         state.slots.clear();
+        state.groups.clear();
         state.labels.clear();
     }
 }
@@ -632,25 +813,23 @@ impl Drop for Shared {
     }
 }
 
-/// Copies a mapped slot's timestamps into its scratch and unmaps; `false` if the view failed.
-fn read_ticks(slot: &mut FrameSlot) -> bool {
-    let bytes = slot.pairs.len() as u64 * 2 * u64::from(wgpu::QUERY_SIZE);
+/// Copies `slot`'s timestamps from its region (at `offset`) of its group's mapped view into
+/// its scratch.
+fn read_ticks(slot: &mut FrameSlot, view: &[u8], offset: u64) {
+    let bytes = slot.pairs.len() * 2 * wgpu::QUERY_SIZE as usize;
+    let start = usize::try_from(offset).unwrap_or(usize::MAX);
+    let region = view.get(start..).and_then(|rest| rest.get(..bytes));
+    debug_assert!(
+        region.is_some(),
+        "a slot's region lies inside its group's buffer"
+    );
     slot.raw_ticks.clear();
-    let ok = match slot.readback_buffer.get_mapped_range(0..bytes) {
-        Ok(view) => {
-            slot.raw_ticks.extend(
-                view.chunks_exact(8)
-                    .map(|b| b.try_into().map_or(0, u64::from_le_bytes)),
-            );
-            true
-        }
-        Err(error) => {
-            log::warn!("gpu-timing: could not read a mapped readback buffer: {error}");
-            false
-        }
-    };
-    slot.readback_buffer.unmap();
-    ok
+    slot.raw_ticks.extend(
+        region
+            .unwrap_or_default()
+            .chunks_exact(8)
+            .map(|b| b.try_into().map_or(0, u64::from_le_bytes)),
+    );
 }
 
 /// Finds or stores `label` so that per-frame use does not allocate.

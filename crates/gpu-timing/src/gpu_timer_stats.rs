@@ -14,6 +14,9 @@ pub struct GpuTimerStats {
     /// (raise `GpuTimerSettings::max_passes_per_frame`).
     pub skipped_passes: u64,
 
+    /// Readbacks recorded: one buffer copy and map each, for a group of up to
+    /// `GpuTimerSettings::frames_per_readback` resolved frames.
+    pub readbacks: u64,
     /// Pass results rejected by validation (zero, reversed or implausible timestamps, unfinished
     /// scopes); they are never delivered.
     pub invalid_results: u64,

@@ -56,6 +56,7 @@ mod gpu_timer_stats;
 mod gpu_timing_error;
 mod map_signal;
 mod pass_timestamps;
+mod readback_group;
 mod timestamp_pair;
 mod timestamp_support;
 #[cfg(feature = "wgpu-profiler")]

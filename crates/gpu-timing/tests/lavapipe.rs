@@ -417,3 +417,118 @@ fn a_pair_not_written_this_frame_is_rejected_not_repeated() {
     );
     assert_eq!(results[0].rejected_passes, 1);
 }
+
+/// Begins a frame, records one timed workload pass and its resolve on an encoder of its own,
+/// and submits it; returns the frame's index.
+fn submit_resolved_frame(gpu: &Gpu, timer: &GpuTimer, work: &Workload) -> u64 {
+    let frame = timer.begin_frame().expect("a free slot");
+    let stamps = timer.pass_timestamps(frame, "work").expect("a free pair");
+    let mut encoder = gpu
+        .device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+    drop(work.begin_pass(&mut encoder, 4, Some(stamps.render_pass_writes())));
+    assert!(
+        timer.resolve_frame(frame, &mut encoder),
+        "first resolve records"
+    );
+    gpu.queue.submit([encoder.finish()]);
+    frame.index()
+}
+
+fn indices(results: &[GpuFrameResult]) -> Vec<u64> {
+    results.iter().map(|r| r.frame_id.index()).collect()
+}
+
+#[test]
+fn a_group_of_frames_is_read_back_with_one_map() {
+    let Some(gpu) = request_gpu(true) else { return };
+    let timer = timer(
+        &gpu,
+        GpuTimerSettings {
+            frame_slots: 8,
+            frames_per_readback: 4,
+            ..Default::default()
+        },
+    );
+    let work = Workload::new(&gpu.device, 256);
+    for group in 0..2_u64 {
+        for frame in 0..3 {
+            submit_resolved_frame(&gpu, &timer, &work);
+            wait_idle(&gpu.device);
+            assert_eq!(
+                indices(&timer.take_results()),
+                [],
+                "group {group}, frame {frame}: nothing is read back before the group is complete"
+            );
+            assert!(timer.has_pending(), "resolved, waiting for its group");
+        }
+        submit_resolved_frame(&gpu, &timer, &work);
+        wait_idle(&gpu.device);
+        let results = timer.take_results();
+        let first = group * 4;
+        assert_eq!(indices(&results), [first, first + 1, first + 2, first + 3]);
+        for result in &results {
+            assert_eq!(result.rejected_passes, 0, "{result:?}");
+            assert!(
+                result.pass("work").is_some_and(|p| p.duration_secs > 0.0),
+                "each frame reads its own region: {result:?}"
+            );
+        }
+        assert!(!timer.has_pending());
+    }
+    let stats = timer.stats();
+    assert_eq!((stats.timed_frames, stats.readbacks), (8, 2), "{stats:?}");
+    assert_eq!(
+        (stats.dropped_frames, stats.invalid_results),
+        (0, 0),
+        "{stats:?}"
+    );
+}
+
+#[test]
+fn flush_reads_back_a_group_before_it_is_full() {
+    let Some(gpu) = request_gpu(true) else { return };
+    let timer = timer(
+        &gpu,
+        GpuTimerSettings {
+            frame_slots: 8,
+            frames_per_readback: 4,
+            ..Default::default()
+        },
+    );
+    let work = Workload::new(&gpu.device, 256);
+    let flush = |expected: bool| {
+        let mut encoder = gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+        assert_eq!(timer.flush(&mut encoder), expected);
+        gpu.queue.submit([encoder.finish()]);
+        wait_idle(&gpu.device);
+        timer.take_results()
+    };
+    assert_eq!(
+        indices(&flush(false)),
+        [],
+        "nothing resolved, nothing to flush"
+    );
+    submit_resolved_frame(&gpu, &timer, &work);
+    submit_resolved_frame(&gpu, &timer, &work);
+    // A frame still recording keeps its group filling: flushing now would read it unwritten.
+    let recording = timer.begin_frame().expect("a free slot");
+    assert_eq!(indices(&flush(false)), []);
+    let mut encoder = gpu
+        .device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+    assert!(
+        !timer.resolve_frame(recording, &mut encoder),
+        "no passes: freed"
+    );
+    assert_eq!(indices(&flush(true)), [0, 1]);
+    assert_eq!(indices(&flush(false)), [], "read back once");
+    // The group takes frames again once read back, and the next fills it from its start.
+    assert_eq!(submit_resolved_frame(&gpu, &timer, &work), 3);
+    assert_eq!(indices(&flush(true)), [3]);
+    let stats = timer.stats();
+    assert_eq!((stats.timed_frames, stats.readbacks), (3, 2), "{stats:?}");
+    assert_eq!(timer.frames_in_flight(), 0);
+}

@@ -44,6 +44,13 @@ pub struct EguiGpuTimer {
 /// more than a typical stage.
 const MAX_CALIBRATION_UNCERTAINTY: Duration = Duration::from_millis(1);
 
+/// Timed frames read back together (one copy and one map for the group: see
+/// [`GpuTimerSettings::frames_per_readback`]): an app that times every frame pays the map
+/// round trip once in four frames. Its results come up to three frames later, still within
+/// the frames a frame's record waits for its GPU marks; a frame not timed flushes a group
+/// left part-filled, so an idle app's last frames are read back at the HUD's next frame.
+const FRAMES_PER_READBACK: usize = 4;
+
 /// Most frames whose owner is remembered: the timer's ring holds fewer in flight, so older
 /// entries belong to frames it dropped.
 const MAX_OWNED_FRAMES: usize = 16;
@@ -58,6 +65,9 @@ struct Stamps {
     /// Frames whose stamps are all recorded and that the next egui encoder resolves (of any
     /// viewport: it is submitted after them).
     to_resolve: Vec<FrameId>,
+    /// Frames were resolved since the last flush: their readback group may be waiting for
+    /// more frames (see [`FRAMES_PER_READBACK`]), so the next frame not timed flushes it.
+    unflushed: bool,
     owners: FrameOwners,
     /// The app has asked for timestamps of a pass of its own ([`EguiGpuTimer::pass_timestamps`]):
     /// from then on a timed frame gets its begin stamp as a callback of its own, first in paint
@@ -73,7 +83,9 @@ impl Stamps {
     /// Whether a frame of any viewport is being recorded or waits for the next egui encoder to
     /// resolve it: its results are still to be asked for.
     fn has_recorded_frames(&self) -> bool {
-        !self.to_resolve.is_empty() || self.viewports.values().any(|frame| frame.open.is_some())
+        self.unflushed
+            || !self.to_resolve.is_empty()
+            || self.viewports.values().any(|frame| frame.open.is_some())
     }
 }
 
@@ -219,6 +231,9 @@ impl EguiGpuTimer {
         // inside `submit`; an idle app gets a repaint while results are pending instead.
         let settings = GpuTimerSettings {
             poll_device: false,
+            // Two groups: one fills while the other is read back.
+            frame_slots: 2 * FRAMES_PER_READBACK,
+            frames_per_readback: FRAMES_PER_READBACK,
             ..GpuTimerSettings::default()
         };
         let timer = GpuTimer::new(device, queue, settings)?;
@@ -628,7 +643,15 @@ impl egui_wgpu::CallbackTrait for Stamp {
             // Earlier frames' stamps are all in submitted command buffers: resolve them on this
             // encoder, which is submitted after them.
             for frame in stamps.to_resolve.drain(..) {
-                timer.resolve_frame(frame, egui_encoder);
+                stamps.unflushed |= timer.resolve_frame(frame, egui_encoder);
+            }
+            let frame = stamps.viewports.entry(self.viewport).or_default();
+            if !frame.armed && stamps.unflushed {
+                // Not timed: the app may have stopped drawing, so read back what is resolved
+                // now rather than wait for a group to fill. A group with another viewport's
+                // frame still recording is left to fill; that frame's resolve sets this again.
+                timer.flush(egui_encoder);
+                stamps.unflushed = false;
             }
             let frame = stamps.viewports.entry(self.viewport).or_default();
             if frame.armed && timer.support().can_write_inside_passes() {
@@ -644,7 +667,7 @@ impl egui_wgpu::CallbackTrait for Stamp {
                     // App passes only (no in-pass stamps): they were recorded in this frame's
                     // `prepare` calls, before this encoder's commands or in buffers submitted
                     // ahead of it, so resolving here is safe.
-                    timer.resolve_frame(open, egui_encoder);
+                    stamps.unflushed |= timer.resolve_frame(open, egui_encoder);
                 }
                 frame.armed = false;
             }

@@ -6,9 +6,10 @@ use crate::record::frame_phases::FramePhases;
 use crate::record::frame_trace::FrameTrace;
 
 /// Frames kept waiting for their paint, GPU and presentation marks; GPU results come back 2–4
-/// frames late, presentations 1–3, and a frame still waiting when this many have followed it
-/// is handed on without them.
-const MAX_WAITING: usize = 8;
+/// frames late, up to 7 where the GPU timer reads frames back in groups of four (egui-hud's
+/// does), presentations 1–3, and a frame still waiting when this many have followed it is
+/// handed on without them.
+const MAX_WAITING: usize = 12;
 
 /// Gathers what the HUD learns about each counted frame of a viewport as it comes in, and
 /// hands the frame on once it is complete: its start, UI end and causes at its end, the next
@@ -295,7 +296,7 @@ mod tests {
     use crate::latency_marks::LatencyMarks;
     use crate::latency_stage::LatencyStage;
 
-    use super::{FrameAssembly, PaintMarks};
+    use super::{FrameAssembly, MAX_WAITING, PaintMarks};
     use crate::record::frame_phases::FramePhases;
     use crate::record::frame_trace::FrameTrace;
 
@@ -359,10 +360,10 @@ mod tests {
     }
 
     #[test]
-    fn frames_whose_results_never_come_leave_after_eight() {
+    fn frames_whose_results_never_come_leave_after_the_limit() {
         let mut assembly = FrameAssembly::default();
         let mut done = Vec::new();
-        for frame in 0..10_u64 {
+        for frame in 0..MAX_WAITING as u64 + 2 {
             assembly.frame_counted(counted(frame, frame * 16), |t| done.push(t.clone()));
             assembly.frame_started(ms(frame * 16 + 16), |t| done.push(t.clone()));
             let paint = PaintMarks {
@@ -409,15 +410,16 @@ mod tests {
     fn frames_are_handed_on_in_the_order_they_ended_whatever_slot_they_took() {
         let mut assembly = FrameAssembly::default();
         let mut done = Vec::new();
-        // Ten frames, none painted: the two oldest are pushed out by the limit, and the
-        // frames after them take the slots they left.
-        for frame in 0..10_u64 {
+        // Two frames more than wait, none painted: the two oldest are pushed out by the limit,
+        // and the frames after them take the slots they left.
+        let frames = MAX_WAITING as u64 + 2;
+        for frame in 0..frames {
             assembly.frame_counted(counted(frame, frame * 16), |t| done.push(t.clone()));
             assembly.frame_started(ms(frame * 16 + 16), |t| done.push(t.clone()));
         }
-        // One paint check completes all eight waiting frames at once.
+        // One paint check completes all the waiting frames at once.
         assembly.painted(None, |t| done.push(t.clone()));
         let order: Vec<u64> = done.iter().map(|t| t.sequence).collect();
-        assert_eq!(order, (0..10).collect::<Vec<_>>());
+        assert_eq!(order, (0..frames).collect::<Vec<_>>());
     }
 }
