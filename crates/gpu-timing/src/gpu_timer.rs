@@ -34,6 +34,8 @@ const MAX_INTERNED_LABELS: usize = 256;
 /// ([`Self::begin_encoder_scope`] … [`Self::end_encoder_scope`] /
 /// [`Self::end_scope_in_render_pass`]) on any encoders → [`Self::resolve_frame`] on an encoder
 /// submitted after all of them → results from [`Self::poll_results`], about two frames later.
+/// With [`GpuTimerSettings::frames_per_readback`] above 1, frames are read back once their
+/// group is complete, or at [`Self::flush`].
 ///
 /// On a device without timestamp features every method is a cheap no-op and [`Self::support`]
 /// says why.
