@@ -33,8 +33,23 @@ pub(crate) enum CharacterSet {
 /// One font's kept characters: ASCII by code, the few others (µ, ·, —) in a list.
 struct FontChars {
     font: FontId,
-    ascii: Box<[Option<KeptChar>; 128]>,
+    /// 128 entries of ~140 bytes, made on the heap ([`FontChars::new`]): built as an array
+    /// first, they gave every lookup an 18 KB stack frame to probe, a quarter of a refresh's
+    /// time in [`TextCache::char`].
+    ascii: Box<[Option<KeptChar>]>,
     other: Vec<(char, KeptChar)>,
+}
+
+impl FontChars {
+    #[cold]
+    #[inline(never)]
+    fn new(font: &FontId) -> Self {
+        Self {
+            font: font.clone(),
+            ascii: (0..128).map(|_| None).collect(),
+            other: Vec::new(),
+        }
+    }
 }
 
 /// A character laid out once: its galley, its size, and its quad read out of the galley (so
@@ -53,6 +68,13 @@ impl KeptChar {
             quad: GlyphQuad::of(&galley),
             galley,
         }
+    }
+
+    /// `c` laid out in `font`: once per character and font, at the HUD's first frame.
+    #[cold]
+    #[inline(never)]
+    fn lay_out(painter: &egui::Painter, c: char, font: &FontId) -> Self {
+        Self::new(painter.layout_no_wrap(c.to_string(), font.clone(), Color32::PLACEHOLDER))
     }
 }
 
@@ -156,16 +178,10 @@ impl TextCache {
     fn char(&mut self, painter: &egui::Painter, c: char, font: &FontId) -> &KeptChar {
         let found = self.chars.iter().position(|table| &table.font == font);
         let index = found.unwrap_or_else(|| {
-            self.chars.push(FontChars {
-                font: font.clone(),
-                ascii: Box::new(std::array::from_fn(|_| None)),
-                other: Vec::new(),
-            });
+            self.chars.push(FontChars::new(font));
             self.chars.len() - 1
         });
-        let layout = || {
-            KeptChar::new(painter.layout_no_wrap(c.to_string(), font.clone(), Color32::PLACEHOLDER))
-        };
+        let layout = || KeptChar::lay_out(painter, c, font);
         // `index` was found or pushed just above.
         let table = &mut self.chars[index];
         if let Some(slot) = table.ascii.get_mut(c as usize) {
