@@ -6,6 +6,7 @@ use std::time::Instant;
 use web_time::Instant;
 
 use crate::map_signal::{MapSignal, MapState};
+use crate::readback_group::resolve_and_readback_buffers;
 use crate::timestamp_pair::ticks_to_gpu_nanos;
 use crate::{ClockCalibration, GpuTimingError, TimestampSupport};
 
@@ -29,24 +30,18 @@ impl CalibrationProbe {
             ty: wgpu::QueryType::Timestamp,
             count: 1,
         });
-        let buffer = |label, usage| {
-            device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some(label),
-                size: wgpu::QUERY_SIZE.into(),
-                usage,
-                mapped_at_creation: false,
-            })
-        };
+        let (resolve_buffer, readback_buffer) = resolve_and_readback_buffers(
+            device,
+            wgpu::QUERY_SIZE.into(),
+            [
+                "gpu-timing calibration resolve",
+                "gpu-timing calibration readback",
+            ],
+        );
         Self {
             query_set,
-            resolve_buffer: buffer(
-                "gpu-timing calibration resolve",
-                wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
-            ),
-            readback_buffer: buffer(
-                "gpu-timing calibration readback",
-                wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            ),
+            resolve_buffer,
+            readback_buffer,
             signal: MapSignal::default(),
         }
     }

@@ -21,24 +21,14 @@ pub(crate) struct ReadbackGroup {
 impl ReadbackGroup {
     /// Buffers for `slots` regions of `region_bytes` each.
     pub(crate) fn new(device: &wgpu::Device, slots: usize, region_bytes: u64) -> Self {
-        let bytes = region_bytes * slots as u64;
-        let buffer = |label, usage| {
-            device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some(label),
-                size: bytes,
-                usage,
-                mapped_at_creation: false,
-            })
-        };
+        let (resolve_buffer, readback_buffer) = resolve_and_readback_buffers(
+            device,
+            region_bytes * slots as u64,
+            ["gpu-timing resolve", "gpu-timing readback"],
+        );
         Self {
-            resolve_buffer: buffer(
-                "gpu-timing resolve",
-                wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
-            ),
-            readback_buffer: buffer(
-                "gpu-timing readback",
-                wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            ),
+            resolve_buffer,
+            readback_buffer,
             signal: MapSignal::default(),
             mapping: false,
         }
@@ -50,4 +40,32 @@ impl ReadbackGroup {
         let bytes = u64::from(max_pairs) * 2 * u64::from(wgpu::QUERY_SIZE);
         bytes.next_multiple_of(wgpu::QUERY_RESOLVE_BUFFER_ALIGNMENT)
     }
+}
+
+/// A buffer of `bytes` that query results resolve into, and the mappable one they are copied to
+/// for reading (WebGPU does not let a resolve target be mapped), labelled `labels`.
+pub(crate) fn resolve_and_readback_buffers(
+    device: &wgpu::Device,
+    bytes: u64,
+    labels: [&str; 2],
+) -> (wgpu::Buffer, wgpu::Buffer) {
+    let [resolve_label, readback_label] = labels;
+    let buffer = |label, usage| {
+        device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(label),
+            size: bytes,
+            usage,
+            mapped_at_creation: false,
+        })
+    };
+    (
+        buffer(
+            resolve_label,
+            wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+        ),
+        buffer(
+            readback_label,
+            wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        ),
+    )
 }

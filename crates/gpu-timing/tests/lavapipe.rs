@@ -435,6 +435,18 @@ fn submit_resolved_frame(gpu: &Gpu, timer: &GpuTimer, work: &Workload) -> u64 {
     frame.index()
 }
 
+/// A timer reading frames back four at a time, in two groups.
+fn grouped_timer(gpu: &Gpu) -> GpuTimer {
+    timer(
+        gpu,
+        GpuTimerSettings {
+            frame_slots: 8,
+            frames_per_readback: 4,
+            ..Default::default()
+        },
+    )
+}
+
 fn indices(results: &[GpuFrameResult]) -> Vec<u64> {
     results.iter().map(|r| r.frame_id.index()).collect()
 }
@@ -442,14 +454,7 @@ fn indices(results: &[GpuFrameResult]) -> Vec<u64> {
 #[test]
 fn a_group_of_frames_is_read_back_with_one_map() {
     let Some(gpu) = request_gpu(true) else { return };
-    let timer = timer(
-        &gpu,
-        GpuTimerSettings {
-            frame_slots: 8,
-            frames_per_readback: 4,
-            ..Default::default()
-        },
-    );
+    let timer = grouped_timer(&gpu);
     let work = Workload::new(&gpu.device, 256);
     for group in 0..2_u64 {
         for frame in 0..3 {
@@ -488,14 +493,7 @@ fn a_group_of_frames_is_read_back_with_one_map() {
 #[test]
 fn flush_reads_back_a_group_before_it_is_full() {
     let Some(gpu) = request_gpu(true) else { return };
-    let timer = timer(
-        &gpu,
-        GpuTimerSettings {
-            frame_slots: 8,
-            frames_per_readback: 4,
-            ..Default::default()
-        },
-    );
+    let timer = grouped_timer(&gpu);
     let work = Workload::new(&gpu.device, 256);
     let flush = |expected: bool| {
         let mut encoder = gpu
