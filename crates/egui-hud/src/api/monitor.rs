@@ -111,7 +111,7 @@ impl FpsMonitor {
     /// [`GpuSampling::AtMostPerSecond`] 120: every frame of an app drawing up to 120 frames a
     /// second, a sample spread in time above that, so that the timer's CPU cost per second stays
     /// bounded however fast the app draws. [`GpuSampling::EveryFrame`] times every frame (each
-    /// costs about 40 to 70 µs of CPU, see [`GpuSampling`]). Whatever the sampling, frames are
+    /// costs about 30 to 45 µs of CPU, see [`GpuSampling`]). Whatever the sampling, frames are
     /// timed only while the HUD shows something that reads the results: the expanded HUD with
     /// the GPU, LATENCY or SPIKES row, the details window, or a benchmark run. Free; does
     /// nothing without a GPU timer (glow, the web).
