@@ -645,8 +645,8 @@ impl egui_wgpu::CallbackTrait for Stamp {
             for frame in stamps.to_resolve.drain(..) {
                 stamps.unflushed |= timer.resolve_frame(frame, egui_encoder);
             }
-            let timed = stamps.viewports.entry(self.viewport).or_default().armed;
-            if !timed && stamps.unflushed {
+            let armed = stamps.viewports.entry(self.viewport).or_default().armed;
+            if !armed && stamps.unflushed {
                 // Not timed: the app may have stopped drawing, so read back what is resolved
                 // now rather than wait for a group to fill. A group with another viewport's
                 // frame still recording is left to fill; that frame's resolve sets this again.
