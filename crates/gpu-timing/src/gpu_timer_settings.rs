@@ -28,8 +28,8 @@ pub struct GpuTimerSettings {
     /// Default 1: each frame is read back on its own, about two frames late. More saves the
     /// map round trip per frame (request, completion, mapped view, unmap: with 4, egui-hud's
     /// timed frames on lavapipe took about 13 µs less CPU and 9 fewer allocations) at the
-    /// price of results up to this many frames later, and needs a `flush` when the app stops drawing (an idle app's last frames would
-    /// wait for their group otherwise). Must divide `frame_slots`; keep at least two groups
+    /// price of results up to this many frames later, and needs a `flush` when the app stops
+    /// drawing (an idle app's last frames would wait for their group otherwise). Must divide `frame_slots`; keep at least two groups
     /// (`frame_slots ≥ 2 ×` this) so that one fills while the other is read back.
     pub frames_per_readback: usize,
 

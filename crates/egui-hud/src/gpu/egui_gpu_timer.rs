@@ -645,15 +645,14 @@ impl egui_wgpu::CallbackTrait for Stamp {
             for frame in stamps.to_resolve.drain(..) {
                 stamps.unflushed |= timer.resolve_frame(frame, egui_encoder);
             }
-            let armed = stamps.viewports.entry(self.viewport).or_default().armed;
-            if !armed && stamps.unflushed {
+            let frame = stamps.viewports.entry(self.viewport).or_default();
+            if !frame.armed && stamps.unflushed {
                 // Not timed: the app may have stopped drawing, so read back what is resolved
                 // now rather than wait for a group to fill. A group with another viewport's
                 // frame still recording is left to fill; that frame's resolve sets this again.
                 timer.flush(egui_encoder);
                 stamps.unflushed = false;
             }
-            let frame = stamps.viewports.entry(self.viewport).or_default();
             if frame.armed && timer.support().can_write_inside_passes() {
                 if frame.open.is_none() {
                     frame.open = stamps.owners.begin_frame(timer, self.viewport);
