@@ -721,7 +721,7 @@ impl ViewportState {
             if log.retained().is_empty() {
                 view.set_plot(sampler.retained_draws(), snapshot.budget);
             } else {
-                view.set_plot(log.retained().iter().map(|t| t.draw), snapshot.budget);
+                view.set_plot(log.retained_draws(), snapshot.budget);
             }
         }
         self.displayed = Some(snapshot);

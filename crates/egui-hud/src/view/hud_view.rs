@@ -253,12 +253,10 @@ impl HudView {
         if !starts.is_empty() {
             self.spike_marks
                 .extend(
-                    log.retained()
-                        .iter()
+                    log.retained_starts()
                         .enumerate()
-                        .filter_map(|(index, trace)| {
-                            let start = trace.marks.frame_start?;
-                            starts.binary_search(&start).is_ok().then_some(index)
+                        .filter_map(|(index, start)| {
+                            starts.binary_search(&start?).is_ok().then_some(index)
                         }),
                 );
         }

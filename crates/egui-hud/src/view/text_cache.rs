@@ -33,7 +33,7 @@ pub(crate) enum CharacterSet {
 /// One font's kept characters: ASCII by code, the few others (µ, ·, —) in a list.
 struct FontChars {
     font: FontId,
-    /// 128 entries of ~140 bytes, made on the heap ([`FontChars::new`]): built as an array
+    /// 128 entries of ~64 bytes, made on the heap ([`FontChars::new`]): built as an array
     /// first, they gave every lookup an 18 KB stack frame to probe, a quarter of a refresh's
     /// time in [`TextCache::char`].
     ascii: Box<[Option<KeptChar>]>,
@@ -49,6 +49,21 @@ impl FontChars {
             ascii: (0..128).map(|_| None).collect(),
             other: Vec::new(),
         }
+    }
+
+    /// `c` in this table's font, laid out on first use.
+    fn char(&mut self, painter: &egui::Painter, c: char) -> &KeptChar {
+        let font = &self.font;
+        let layout = || KeptChar::lay_out(painter, c, font);
+        if let Some(slot) = self.ascii.get_mut(c as usize) {
+            return slot.get_or_insert_with(layout);
+        }
+        let known = self.other.iter().position(|(known, _)| *known == c);
+        let at = known.unwrap_or_else(|| {
+            self.other.push((c, layout()));
+            self.other.len() - 1
+        });
+        &self.other[at].1
     }
 }
 
@@ -100,8 +115,9 @@ impl TextCache {
                 CharacterSet::Number => &mut "0123456789.-".chars(),
                 CharacterSet::Text => &mut (' '..='~').chain("µ·—▸".chars()),
             };
+            let table = self.table(font);
             for c in chars {
-                self.char(painter, c, font);
+                table.char(painter, c);
             }
         }
     }
@@ -140,8 +156,9 @@ impl TextCache {
         let first = out.mark();
         let mut size = egui::Vec2::ZERO;
         let mut advance = None;
+        let table = self.table(font);
         for c in text.chars() {
-            let kept = self.char(painter, c, font);
+            let kept = table.char(painter, c);
             let glyph = kept.size;
             if *advance.get_or_insert(glyph.x) != glyph.x {
                 // Laid out whole, and not kept: values change at every refresh.
@@ -169,30 +186,23 @@ impl TextCache {
         text: &str,
         font: &FontId,
     ) -> egui::Vec2 {
+        let table = self.table(font);
         text.chars().fold(egui::Vec2::ZERO, |size, c| {
-            let glyph = self.char(painter, c, font).size;
+            let glyph = table.char(painter, c).size;
             egui::vec2(size.x + glyph.x, size.y.max(glyph.y))
         })
     }
 
-    fn char(&mut self, painter: &egui::Painter, c: char, font: &FontId) -> &KeptChar {
+    /// `font`'s table, made on first use. Found once per text, not per character: the HUD's
+    /// four fonts are compared by value.
+    fn table(&mut self, font: &FontId) -> &mut FontChars {
         let found = self.chars.iter().position(|table| &table.font == font);
         let index = found.unwrap_or_else(|| {
             self.chars.push(FontChars::new(font));
             self.chars.len() - 1
         });
-        let layout = || KeptChar::lay_out(painter, c, font);
         // `index` was found or pushed just above.
-        let table = &mut self.chars[index];
-        if let Some(slot) = table.ascii.get_mut(c as usize) {
-            return slot.get_or_insert_with(layout);
-        }
-        let known = table.other.iter().position(|(known, _)| *known == c);
-        let at = known.unwrap_or_else(|| {
-            table.other.push((c, layout()));
-            table.other.len() - 1
-        });
-        &table.other[at].1
+        &mut self.chars[index]
     }
 }
 

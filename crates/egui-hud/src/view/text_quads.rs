@@ -93,20 +93,23 @@ impl TextQuads {
     ) -> bool {
         let GlyphQuad::One {
             row_offset,
-            vertices,
-            indices,
+            rect,
+            uv,
         } = glyph
         else {
             return true; // a blank paints nothing
         };
-        if u32::try_from(out.vertices.len().saturating_add(vertices.len())).is_err() {
+        if u32::try_from(out.vertices.len().saturating_add(4)).is_err() {
             return false;
         }
-        self.append_row(
-            self.origin(pos) + *row_offset,
-            (vertices, indices),
+        // The same sums as `append_row`'s for each corner: the row's origin plus the corner
+        // (not `Rect::translate`, which adds the size to the moved corner: a different float).
+        let row_origin = (self.origin(pos) + *row_offset).to_vec2();
+        let normalised = |texel: egui::Pos2| (texel.to_vec2() * self.uv_normalizer).to_pos2();
+        out.add_rect_with_uv(
+            egui::Rect::from_min_max(rect.min + row_origin, rect.max + row_origin),
+            egui::Rect::from_min_max(normalised(uv.min), normalised(uv.max)),
             colour,
-            out,
         );
         true
     }

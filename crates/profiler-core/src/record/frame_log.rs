@@ -23,6 +23,10 @@ pub const NEWEST_SPIKES: usize = 8;
 #[derive(Debug)]
 pub struct FrameLog {
     retained: VecDeque<FrameTrace>,
+    /// Each retained frame's draw time and start, in step with `retained`: the HUD's plot and
+    /// spike marks read them at every refresh, and a walk through the ~2 KB frames for them
+    /// touched two cache lines a frame, a hundred and more frames laid out over a few hundred KB.
+    glances: VecDeque<(Duration, Option<Duration>)>,
     capacity: usize,
     /// Oldest first.
     spikes: VecDeque<Spike>,
@@ -38,6 +42,7 @@ impl FrameLog {
     pub fn new(capacity: usize, threshold: SpikeThreshold) -> Self {
         Self {
             retained: VecDeque::with_capacity(capacity),
+            glances: VecDeque::with_capacity(capacity),
             capacity,
             spikes: VecDeque::with_capacity(MAX_SPIKES + 1),
             spikes_seen: 0,
@@ -80,6 +85,15 @@ impl FrameLog {
         if self.capacity == 0 {
             return;
         }
+        if self.glances.len() == self.capacity {
+            self.glances.pop_front();
+        }
+        self.glances
+            .push_back((trace.draw, trace.marks.frame_start));
+        debug_assert!(
+            self.glances.len() <= self.capacity,
+            "one glance per retained frame"
+        );
         if self.retained.len() < self.capacity {
             let blank = FrameTrace::new(0, crate::SystemTime::UNIX_EPOCH);
             self.retained.push_back(std::mem::replace(trace, blank));
@@ -166,6 +180,20 @@ impl FrameLog {
     /// The retained frames, oldest first.
     pub fn retained(&self) -> &VecDeque<FrameTrace> {
         &self.retained
+    }
+
+    /// The retained frames' draw times ([`FrameTrace::draw`]), oldest first, without reading
+    /// the frames (a few bytes each, kept beside them).
+    pub fn retained_draws(&self) -> impl ExactSizeIterator<Item = Duration> + '_ {
+        self.glances.iter().map(|&(draw, _)| draw)
+    }
+
+    /// The retained frames' starts (their [`LatencyMarks::frame_start`]), oldest first, as
+    /// [`Self::retained_draws`].
+    ///
+    /// [`LatencyMarks::frame_start`]: crate::latency_marks::LatencyMarks::frame_start
+    pub fn retained_starts(&self) -> impl ExactSizeIterator<Item = Option<Duration>> + '_ {
+        self.glances.iter().map(|&(_, start)| start)
     }
 }
 
@@ -291,5 +319,28 @@ mod tests {
             (9, 0),
             "kept by the caller"
         );
+    }
+
+    /// The draw times and starts kept beside the frames are the retained frames' own, in
+    /// order, while the window fills and after it is full; a window of none keeps none.
+    #[test]
+    fn the_draws_and_starts_kept_beside_the_window_are_its_frames() {
+        let budget = Duration::from_millis(16);
+        for capacity in [0, 1, 3] {
+            let mut log = FrameLog::new(capacity, SpikeThreshold::default());
+            for sequence in 0..7 {
+                let mut trace = frame(sequence, 3 + sequence % 4);
+                if sequence == 5 {
+                    trace.marks.frame_start = None;
+                }
+                log.add(trace, budget);
+                let draws: Vec<Duration> = log.retained().iter().map(|t| t.draw).collect();
+                let starts: Vec<Option<Duration>> =
+                    log.retained().iter().map(|t| t.marks.frame_start).collect();
+                assert_eq!(log.retained_draws().collect::<Vec<_>>(), draws);
+                assert_eq!(log.retained_starts().collect::<Vec<_>>(), starts);
+            }
+            assert_eq!(log.retained_draws().len(), capacity);
+        }
     }
 }
