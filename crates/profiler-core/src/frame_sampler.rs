@@ -80,6 +80,19 @@ struct DrawSample {
     missed_refreshes: u32,
 }
 
+/// The presents FPS and INTERVAL are read from (see `FrameSampler::present_window`), in
+/// nanoseconds of the sampler's clock.
+#[cfg_attr(test, derive(Debug, PartialEq))]
+struct PresentWindow {
+    latest: u64,
+    /// Presents in the window that ends at `latest`, `latest` included.
+    count: u64,
+    /// The window's first present.
+    first: u64,
+    /// The last present before the window (or evicted from the ring before it).
+    before: Option<u64>,
+}
+
 /// FPS and INTERVAL, computed together.
 struct PresentRate {
     fps: f64,
@@ -543,18 +556,12 @@ impl FrameSampler {
     /// FPS and INTERVAL at `now`, as [`Snapshot::fps`] defines them. No allocation.
     fn present_rate(&self, now: Duration) -> Option<PresentRate> {
         let window_nanos = nanos(self.config.present_window);
-        let latest = self.presents.iter().next_back()?;
-        // The presents of the window that ends at the latest one, and the one before them.
-        let mut before = self.evicted_present;
-        let (mut count, mut first) = (0_u64, latest);
-        for at in self.presents.iter() {
-            if latest.saturating_sub(at) >= window_nanos {
-                before = Some(at);
-            } else {
-                count += 1;
-                first = first.min(at);
-            }
-        }
+        let PresentWindow {
+            latest,
+            count,
+            first,
+            before,
+        } = self.present_window()?;
         debug_assert!(count >= 1, "the latest present is in its own window");
         let spread_nanos = latest - first;
         // Each present ends an interval; the first one's start is known from an earlier present
@@ -588,6 +595,43 @@ impl FrameSampler {
         Some(PresentRate {
             fps: intervals as f64 / Duration::from_nanos(span_nanos).as_secs_f64(),
             interval: (count >= 2).then(|| Duration::from_nanos(spread_nanos / (count - 1))),
+        })
+    }
+
+    /// The presents of the window that ends at the latest one, and the one before them;
+    /// `None` without a present. Presents only increase (one not after the last is
+    /// rejected), so those before the window are a prefix of the ring, found by a search: a
+    /// walk through its 1024 presents was a quarter of a snapshot's own time.
+    fn present_window(&self) -> Option<PresentWindow> {
+        let window_nanos = nanos(self.config.present_window);
+        let latest = self.presents.back()?;
+        let (older, newer) = self.presents.as_slices();
+        debug_assert!(
+            older.iter().chain(newer).is_sorted_by(|a, b| a < b),
+            "presents only increase"
+        );
+        let outside = |at: &u64| latest.saturating_sub(*at) >= window_nanos;
+        let older_outside = older.partition_point(outside);
+        let outside_count = if older_outside < older.len() {
+            older_outside
+        } else {
+            older.len() + newer.partition_point(outside)
+        };
+        let at = |index: usize| {
+            match index.checked_sub(older.len()) {
+                None => older.get(index),
+                Some(in_newer) => newer.get(in_newer),
+            }
+            .copied()
+        };
+        Some(PresentWindow {
+            latest,
+            count: u64::try_from(self.presents.len() - outside_count).unwrap_or(u64::MAX),
+            first: at(outside_count).unwrap_or(latest),
+            before: outside_count
+                .checked_sub(1)
+                .and_then(at)
+                .or(self.evicted_present),
         })
     }
 
@@ -656,4 +700,77 @@ impl std::fmt::Debug for FrameSampler {
 /// Durations here are well below 584 years, so saturating is only a guard.
 fn nanos(duration: Duration) -> u64 {
     u64::try_from(duration.as_nanos()).unwrap_or(u64::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use super::{FrameSampler, PresentWindow, nanos};
+    use crate::{FrameRecord, ManualClock, SamplerConfig};
+
+    /// The window as the sampler found it before it searched its ring: a walk through every
+    /// present, the window's first found as the least inside it, the one before it as the last
+    /// outside it.
+    fn window_by_walk(sampler: &FrameSampler) -> Option<PresentWindow> {
+        let window_nanos = nanos(sampler.config.present_window);
+        let latest = sampler.presents.iter().next_back()?;
+        let mut before = sampler.evicted_present;
+        let (mut count, mut first) = (0_u64, latest);
+        for at in sampler.presents.iter() {
+            if latest.saturating_sub(at) >= window_nanos {
+                before = Some(at);
+            } else {
+                count += 1;
+                first = first.min(at);
+            }
+        }
+        Some(PresentWindow {
+            latest,
+            count,
+            first,
+            before,
+        })
+    }
+
+    /// The window found by the search is the one the walk found, at every frame of a run that
+    /// wraps the ring of presents several times, in bursts of 0.2–0.6 ms frames and spells of
+    /// 2–40 ms ones: windows of 25 to about 2500 presents, inside the ring, across its wrap
+    /// and longer than it (the evicted present then starts the first interval).
+    #[test]
+    fn the_window_searched_in_the_ring_is_the_one_a_walk_found() {
+        let clock = ManualClock::new();
+        let config = SamplerConfig {
+            warmup_frames: 0,
+            ..SamplerConfig::default()
+        };
+        let mut sampler =
+            FrameSampler::new(config, Arc::new(clock.clone())).expect("the default config");
+        let (mut at, mut state) = (Duration::ZERO, 0x9e37_79b9_7f4a_7c15_u64);
+        for frame in 0..6000_u64 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let micros = if (frame / 700) % 2 == 0 {
+                200 + state % 400
+            } else {
+                2_000 + state % 38_000
+            };
+            let start = at;
+            at += Duration::from_micros(micros);
+            clock.set(at);
+            sampler.record_frame(FrameRecord {
+                draw_start: start,
+                draw_end: at,
+                present: Some(at),
+                ..FrameRecord::default()
+            });
+            assert_eq!(
+                sampler.present_window(),
+                window_by_walk(&sampler),
+                "frame {frame}"
+            );
+        }
+    }
 }

@@ -47,8 +47,15 @@ impl<T: Copy> SampleRing<T> {
 
     /// Oldest to newest.
     pub(crate) fn iter(&self) -> impl DoubleEndedIterator<Item = T> + '_ {
-        let (newer, older) = self.slots.split_at(self.head.min(self.slots.len()));
+        let (older, newer) = self.as_slices();
         older.iter().chain(newer.iter()).copied()
+    }
+
+    /// The samples as two slices, the older first: oldest to newest is the first, then the
+    /// second (so a ring of ordered samples can be searched, not walked).
+    pub(crate) fn as_slices(&self) -> (&[T], &[T]) {
+        let (newer, older) = self.slots.split_at(self.head.min(self.slots.len()));
+        (older, newer)
     }
 
     pub(crate) fn clear(&mut self) {
