@@ -605,32 +605,20 @@ impl FrameSampler {
     fn present_window(&self) -> Option<PresentWindow> {
         let window_nanos = nanos(self.config.present_window);
         let latest = self.presents.back()?;
-        let (older, newer) = self.presents.as_slices();
         debug_assert!(
-            older.iter().chain(newer).is_sorted_by(|a, b| a < b),
+            self.presents.iter().is_sorted_by(|a, b| a < b),
             "presents only increase"
         );
-        let outside = |at: &u64| latest.saturating_sub(*at) >= window_nanos;
-        let older_outside = older.partition_point(outside);
-        let outside_count = if older_outside < older.len() {
-            older_outside
-        } else {
-            older.len() + newer.partition_point(outside)
-        };
-        let at = |index: usize| {
-            match index.checked_sub(older.len()) {
-                None => older.get(index),
-                Some(in_newer) => newer.get(in_newer),
-            }
-            .copied()
-        };
+        let outside_count = self
+            .presents
+            .partition_point(|&at| latest.saturating_sub(at) >= window_nanos);
         Some(PresentWindow {
             latest,
             count: u64::try_from(self.presents.len() - outside_count).unwrap_or(u64::MAX),
-            first: at(outside_count).unwrap_or(latest),
+            first: self.presents.get(outside_count).unwrap_or(latest),
             before: outside_count
                 .checked_sub(1)
-                .and_then(at)
+                .and_then(|index| self.presents.get(index))
                 .or(self.evicted_present),
         })
     }

@@ -52,10 +52,33 @@ impl<T: Copy> SampleRing<T> {
     }
 
     /// The samples as two slices, the older first: oldest to newest is the first, then the
-    /// second (so a ring of ordered samples can be searched, not walked).
+    /// second.
     pub(crate) fn as_slices(&self) -> (&[T], &[T]) {
         let (newer, older) = self.slots.split_at(self.head.min(self.slots.len()));
         (older, newer)
+    }
+
+    /// How many of the oldest samples `before` holds for, in a ring where it holds for the
+    /// oldest ones and not after (samples in time order, `before` a time test): a binary
+    /// search, not a walk. O(log n).
+    pub(crate) fn partition_point(&self, before: impl Fn(&T) -> bool) -> usize {
+        let (older, newer) = self.as_slices();
+        let in_older = older.partition_point(&before);
+        if in_older < older.len() {
+            in_older
+        } else {
+            older.len() + newer.partition_point(before)
+        }
+    }
+
+    /// The sample at `index`, oldest first.
+    pub(crate) fn get(&self, index: usize) -> Option<T> {
+        let (older, newer) = self.as_slices();
+        match index.checked_sub(older.len()) {
+            None => older.get(index),
+            Some(in_newer) => newer.get(in_newer),
+        }
+        .copied()
     }
 
     pub(crate) fn clear(&mut self) {
