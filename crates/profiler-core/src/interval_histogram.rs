@@ -4,18 +4,21 @@ use std::time::Duration;
 /// from [`Self::MIN`] to [`Self::MAX`] (shorter and longer intervals land in the end buckets), so
 /// a percentile read from it is within 1 % of the exact one, however long the session. The
 /// exact sum and count are kept beside the buckets. Adding is O(1) and never allocates; reading a
-/// percentile walks the buckets (at refreshes only).
+/// percentile walks the buckets that hold intervals (at refreshes only), skipping empty blocks of
+/// [`Self::BLOCK`].
 ///
-/// Memory: [`Self::BUCKETS`] `u32` counters, 4.6 KiB.
+/// Memory: [`Self::BUCKETS`] `u32` counters, 5.4 KiB, and one `u32` per block.
 #[derive(Clone, Debug)]
 pub(crate) struct IntervalHistogram {
     counts: Box<[u32; Self::BUCKETS]>,
+    /// Intervals per block of [`Self::BLOCK`] buckets (saturating, so never back to zero once
+    /// one was added): a read skips an empty block with one test. A session's intervals sit
+    /// in a few clusters (the frame rate, hitches, idle spells) hundreds of buckets apart; a
+    /// walk through every bucket between them touched up to 87 cache lines per read, three
+    /// reads a refresh.
+    blocks: [u32; Self::BLOCKS],
     count: u64,
     sum_nanos: u128,
-    /// The lowest and highest bucket that holds an interval (`lowest > highest` while empty):
-    /// a read walks only those, not the 1389 buckets (an app's intervals span a few dozen).
-    lowest: usize,
-    highest: usize,
 }
 
 impl IntervalHistogram {
@@ -27,33 +30,44 @@ impl IntervalHistogram {
     const RATIO: f64 = 1.01;
     /// ⌈ln(MAX / MIN) / ln(RATIO)⌉: 1389 buckets cover 10 µs to 10 s.
     pub(crate) const BUCKETS: usize = 1389;
+    /// Buckets per block: 64 counters, four cache lines.
+    const BLOCK: usize = 64;
+    const BLOCKS: usize = Self::BUCKETS.div_ceil(Self::BLOCK);
 
     pub(crate) fn new() -> Self {
         Self {
             counts: Box::new([0; Self::BUCKETS]),
+            blocks: [0; Self::BLOCKS],
             count: 0,
             sum_nanos: 0,
-            lowest: Self::BUCKETS,
-            highest: 0,
         }
     }
 
-    /// The buckets from the lowest to the highest that holds an interval, and the index of
-    /// the first; empty while no interval was added.
-    fn occupied(&self) -> (usize, &[u32]) {
-        let buckets = self
-            .counts
-            .get(self.lowest..=self.highest)
-            .unwrap_or_default();
-        (self.lowest, buckets)
+    /// The buckets that hold intervals, as (index, count), fastest first; `.rev()` for the
+    /// slowest first.
+    fn occupied(&self) -> impl DoubleEndedIterator<Item = (usize, u32)> + '_ {
+        self.blocks
+            .iter()
+            .zip(self.counts.chunks(Self::BLOCK))
+            .enumerate()
+            .filter(|(_, (intervals, _))| **intervals > 0)
+            .flat_map(|(block, (_, counts))| {
+                let first = block * Self::BLOCK;
+                counts
+                    .iter()
+                    .enumerate()
+                    .map(move |(offset, &count)| (first + offset, count))
+            })
+            .filter(|&(_, count)| count > 0)
     }
 
     pub(crate) fn add(&mut self, interval: Duration) {
         let index = Self::bucket_of(interval);
-        if let Some(count) = self.counts.get_mut(index) {
+        if let Some(count) = self.counts.get_mut(index)
+            && let Some(block) = self.blocks.get_mut(index / Self::BLOCK)
+        {
             *count = count.saturating_add(1);
-            self.lowest = self.lowest.min(index);
-            self.highest = self.highest.max(index);
+            *block = block.saturating_add(1);
         }
         self.count += 1;
         self.sum_nanos += interval.as_nanos();
@@ -83,28 +97,24 @@ impl IntervalHistogram {
             reason = "a rank between 1 and the count"
         )]
         let rank = ((percent / 100.0 * self.count as f64).ceil() as u64).clamp(1, self.count);
-        let (first, buckets) = self.occupied();
         // From the nearer end: the HUD asks for the 99th and 99.9th, and a walk up from the
         // fastest bucket through a session's range was most of a refresh's `lows`.
         let found = if rank > self.count / 2 {
             // The rank-th smallest is the (count − rank + 1)-th largest.
             let from_top = self.count - rank + 1;
-            Self::bucket_reaching(buckets.iter().enumerate().rev(), from_top)
+            Self::bucket_reaching(self.occupied().rev(), from_top)
         } else {
-            Self::bucket_reaching(buckets.iter().enumerate(), rank)
+            Self::bucket_reaching(self.occupied(), rank)
         };
         debug_assert!(found.is_some(), "the ranks add up to the count");
-        found.map(|index| Self::middle_of(first + index))
+        found.map(Self::middle_of)
     }
 
     /// The first of `buckets` (index, count), in the order given, at which the counts add up
     /// to `wanted`.
-    fn bucket_reaching<'a>(
-        buckets: impl Iterator<Item = (usize, &'a u32)>,
-        wanted: u64,
-    ) -> Option<usize> {
+    fn bucket_reaching(buckets: impl Iterator<Item = (usize, u32)>, wanted: u64) -> Option<usize> {
         let mut seen = 0_u64;
-        for (index, &count) in buckets {
+        for (index, count) in buckets {
             seen += u64::from(count);
             if seen >= wanted {
                 return Some(index);
@@ -128,13 +138,9 @@ impl IntervalHistogram {
         let (mut taken, mut sum_secs) = (0_u64, 0.0);
         // Empty buckets skipped before their middle is computed: a `powf` for each of the
         // 1389 buckets was most of a refresh.
-        let (first, buckets) = self.occupied();
-        for (index, &count) in buckets.iter().enumerate().rev() {
-            if count == 0 {
-                continue;
-            }
+        for (index, count) in self.occupied().rev() {
             let take = u64::from(count).min(wanted - taken);
-            sum_secs += Self::middle_of(first + index).as_secs_f64() * take as f64;
+            sum_secs += Self::middle_of(index).as_secs_f64() * take as f64;
             taken += take;
             if taken == wanted {
                 break;
@@ -145,10 +151,9 @@ impl IntervalHistogram {
 
     pub(crate) fn clear(&mut self) {
         self.counts.fill(0);
+        self.blocks.fill(0);
         self.count = 0;
         self.sum_nanos = 0;
-        self.lowest = Self::BUCKETS;
-        self.highest = 0;
     }
 
     fn bucket_of(interval: Duration) -> usize {
