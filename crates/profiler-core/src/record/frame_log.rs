@@ -90,9 +90,10 @@ impl FrameLog {
         }
         self.glances
             .push_back((trace.draw, trace.marks.frame_start));
-        debug_assert!(
-            self.glances.len() <= self.capacity,
-            "one glance per retained frame"
+        debug_assert_eq!(
+            self.glances.len(),
+            (self.retained.len() + 1).min(self.capacity),
+            "one glance per retained frame, this one's included"
         );
         if self.retained.len() < self.capacity {
             let blank = FrameTrace::new(0, crate::SystemTime::UNIX_EPOCH);
@@ -183,13 +184,14 @@ impl FrameLog {
     }
 
     /// The retained frames' draw times ([`FrameTrace::draw`]), oldest first, without reading
-    /// the frames (a few bytes each, kept beside them).
+    /// the frames: kept beside them, 32 bytes a frame with [`Self::retained_starts`]. No
+    /// allocation; the log keeps them for as many frames as it retains (none for a log of 0).
     pub fn retained_draws(&self) -> impl ExactSizeIterator<Item = Duration> + '_ {
         self.glances.iter().map(|&(draw, _)| draw)
     }
 
-    /// The retained frames' starts (their [`LatencyMarks::frame_start`]), oldest first, as
-    /// [`Self::retained_draws`].
+    /// The retained frames' starts (their [`LatencyMarks::frame_start`]), oldest first, read
+    /// as cheaply as [`Self::retained_draws`].
     ///
     /// [`LatencyMarks::frame_start`]: crate::latency_marks::LatencyMarks::frame_start
     pub fn retained_starts(&self) -> impl ExactSizeIterator<Item = Option<Duration>> + '_ {
