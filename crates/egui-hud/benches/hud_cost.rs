@@ -229,7 +229,7 @@ impl Evictor {
             .and_then(|kb| kb.trim().parse().ok())
             .unwrap_or(0);
         Self {
-            buffer: vec![0; kilobytes * 1024],
+            buffer: vec![0; kilobytes.saturating_mul(1024)],
             pass: 0,
         }
     }
@@ -244,7 +244,11 @@ impl Evictor {
     }
 }
 
-fn measure(benches: &mut [Bench], frames: u32, rounds: u32) -> Vec<Figures> {
+fn measure(
+    benches: &mut [Bench],
+    (frames, rounds): (u32, u32),
+    evictor: &mut Evictor,
+) -> Vec<Figures> {
     #[derive(Default, Clone)]
     struct Samples {
         round_ui: Vec<Duration>,
@@ -253,7 +257,6 @@ fn measure(benches: &mut [Bench], frames: u32, rounds: u32) -> Vec<Figures> {
         frame_total: Vec<Duration>,
     }
     let mut samples = vec![Samples::default(); benches.len()];
-    let mut evictor = Evictor::from_env();
     for _ in 0..rounds {
         for (bench, samples) in benches.iter_mut().zip(&mut samples) {
             let show = shows_the_hud(bench.variant);
@@ -404,8 +407,9 @@ fn main() {
             bench.frame(show); // warm caches (galleys, the HUD's warm-up)
         }
     }
-    let figures = measure(&mut benches, frames, rounds);
-    let evicted_kb = Evictor::from_env().buffer.len() / 1024;
+    let mut evictor = Evictor::from_env();
+    let figures = measure(&mut benches, (frames, rounds), &mut evictor);
+    let evicted_kb = evictor.buffer.len() / 1024;
     println!(
         "hud_cost: per-frame CPU time, {rounds} rounds x {frames} frames (run_ui | run_ui + \
          tessellate); mean of all frames, and [the median frame: between refreshes]; {evicted_kb} \

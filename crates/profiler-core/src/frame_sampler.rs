@@ -84,13 +84,13 @@ struct DrawSample {
 /// nanoseconds of the sampler's clock.
 #[cfg_attr(test, derive(Debug, PartialEq))]
 struct PresentWindow {
-    latest: u64,
-    /// Presents in the window that ends at `latest`, `latest` included.
+    latest_nanos: u64,
+    /// Presents in the window that ends at `latest_nanos`, that one included.
     count: u64,
     /// The window's first present.
-    first: u64,
+    first_nanos: u64,
     /// The last present before the window (or evicted from the ring before it).
-    before: Option<u64>,
+    before_nanos: Option<u64>,
 }
 
 /// FPS and INTERVAL, computed together.
@@ -557,10 +557,10 @@ impl FrameSampler {
     fn present_rate(&self, now: Duration) -> Option<PresentRate> {
         let window_nanos = nanos(self.config.present_window);
         let PresentWindow {
-            latest,
+            latest_nanos: latest,
             count,
-            first,
-            before,
+            first_nanos: first,
+            before_nanos: before,
         } = self.present_window()?;
         debug_assert!(count >= 1, "the latest present is in its own window");
         let spread_nanos = latest - first;
@@ -606,17 +606,18 @@ impl FrameSampler {
         let window_nanos = nanos(self.config.present_window);
         let latest = self.presents.back()?;
         debug_assert!(
-            self.presents.iter().is_sorted_by(|a, b| a < b),
+            // Non-decreasing: a present is later than the last, but nanoseconds saturate.
+            self.presents.iter().is_sorted(),
             "presents only increase"
         );
         let outside_count = self
             .presents
             .partition_point(|&at| latest.saturating_sub(at) >= window_nanos);
         Some(PresentWindow {
-            latest,
+            latest_nanos: latest,
             count: u64::try_from(self.presents.len() - outside_count).unwrap_or(u64::MAX),
-            first: self.presents.get(outside_count).unwrap_or(latest),
-            before: outside_count
+            first_nanos: self.presents.get(outside_count).unwrap_or(latest),
+            before_nanos: outside_count
                 .checked_sub(1)
                 .and_then(|index| self.presents.get(index))
                 .or(self.evicted_present),
@@ -715,10 +716,10 @@ mod tests {
             }
         }
         Some(PresentWindow {
-            latest,
+            latest_nanos: latest,
             count,
-            first,
-            before,
+            first_nanos: first,
+            before_nanos: before,
         })
     }
 

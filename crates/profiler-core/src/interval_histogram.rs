@@ -4,8 +4,8 @@ use std::time::Duration;
 /// from [`Self::MIN`] to [`Self::MAX`] (shorter and longer intervals land in the end buckets), so
 /// a percentile read from it is within 1 % of the exact one, however long the session. The
 /// exact sum and count are kept beside the buckets. Adding is O(1) and never allocates; reading a
-/// percentile walks the buckets that hold intervals (at refreshes only), skipping empty blocks of
-/// [`Self::BLOCK`].
+/// percentile walks the buckets from the nearer end (at refreshes only), skipping blocks of
+/// [`Self::BLOCK`] that hold none.
 ///
 /// Memory: [`Self::BUCKETS`] `u32` counters, 5.4 KiB, and one `u32` per block.
 #[derive(Clone, Debug)]
@@ -194,23 +194,38 @@ mod tests {
         );
     }
 
-    /// Every rank of a few intervals, each in a bucket of its own, reads its own bucket: the
-    /// low ranks found from the fastest bucket up, the high ones from the slowest down.
+    /// Every rank of a few intervals, each in a bucket of its own, in two clusters with empty
+    /// blocks between them (frames of 1–6 ms, spells of 5–9 s), an odd count: the low ranks
+    /// found from the fastest bucket up, the high ones from the slowest down, across the gap.
     #[test]
     fn every_rank_reads_its_own_bucket_from_either_end() {
         let mut histogram = IntervalHistogram::new();
-        // Shuffled; 1 ms apart, far more than a bucket's 1 %.
-        for millis in [7, 2, 9, 4, 10, 1, 6, 3, 8, 5] {
-            histogram.add(Duration::from_millis(millis));
+        let mut intervals: Vec<Duration> = (1..=6)
+            .map(Duration::from_millis)
+            .chain((5..=9).map(Duration::from_secs))
+            .collect();
+        let (fast, slow) = (
+            IntervalHistogram::bucket_of(intervals[5]) / IntervalHistogram::BLOCK,
+            IntervalHistogram::bucket_of(intervals[6]) / IntervalHistogram::BLOCK,
+        );
+        assert!(slow > fast + 1, "empty blocks between the clusters");
+        // Shuffled: every fourth, round the eleven (4 and 11 share no factor).
+        for index in (0..intervals.len()).map(|i| i * 4 % intervals.len()) {
+            histogram.add(intervals[index]);
         }
-        for rank in 1..=10_u64 {
-            #[expect(clippy::cast_precision_loss, reason = "ranks of ten")]
-            let percent = rank as f64 * 10.0;
-            let expected = IntervalHistogram::bucket_of(Duration::from_millis(rank));
+        assert_eq!(histogram.count(), 11);
+        intervals.sort_unstable();
+        let count = intervals.len();
+        for (rank, &interval) in (1..=count).zip(&intervals) {
+            // Halfway into the rank: ⌈p · n / 100⌉ is `rank` whatever the rounding.
+            #[expect(clippy::cast_precision_loss, reason = "ranks of eleven")]
+            let percent = (rank as f64 - 0.5) / count as f64 * 100.0;
             assert_eq!(
                 histogram.percentile(percent),
-                Some(IntervalHistogram::middle_of(expected)),
-                "p{percent}: the {rank}-th fastest"
+                Some(IntervalHistogram::middle_of(IntervalHistogram::bucket_of(
+                    interval
+                ))),
+                "p{percent:.1}: the {rank}-th fastest"
             );
         }
     }

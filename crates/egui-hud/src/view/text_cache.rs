@@ -255,6 +255,57 @@ mod tests {
         output.textures_delta.clear(); // nothing paints here
     }
 
+    /// Every character the HUD lays out up front is kept as a quad (a space as a blank), so a
+    /// refresh places none through its galley; a galley that is not egui's plain rectangle (an
+    /// italic glyph is slanted) has none and is placed through its galley.
+    #[test]
+    fn the_huds_characters_are_kept_as_quads() {
+        let ctx = egui::Context::default();
+        let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
+            let painter = ui.painter();
+            let mut cache = TextCache::default();
+            cache.lay_out_common(
+                painter,
+                &[
+                    (FontId::monospace(26.0), CharacterSet::Number),
+                    (FontId::monospace(11.0), CharacterSet::Text),
+                ],
+            );
+            let mut kept = 0;
+            for table in &cache.chars {
+                let ascii = table.ascii.iter().enumerate().filter_map(|(code, kept)| {
+                    Some((char::from(u8::try_from(code).ok()?), kept.as_ref()?))
+                });
+                for (c, char_kept) in ascii.chain(table.other.iter().map(|(c, k)| (*c, k))) {
+                    kept += 1;
+                    match (c, char_kept.quad) {
+                        (' ', Some(GlyphQuad::Blank)) | (_, Some(GlyphQuad::One { .. })) => {}
+                        (c, quad) => panic!("{c:?} is kept as {quad:?}"),
+                    }
+                }
+            }
+            assert_eq!(
+                kept,
+                12 + 95 + 4,
+                "digits and signs; printable ASCII and µ·—▸"
+            );
+            let mut job = egui::text::LayoutJob::default();
+            job.append(
+                "7",
+                0.0,
+                egui::TextFormat {
+                    font_id: FontId::monospace(11.0),
+                    italics: true,
+                    color: Color32::PLACEHOLDER,
+                    ..Default::default()
+                },
+            );
+            let italic = painter.ctx().fonts_mut(|fonts| fonts.layout_job(job));
+            assert_eq!(GlyphQuad::of(&italic), None, "slanted: not a rectangle");
+        });
+        output.textures_delta.clear(); // nothing paints here
+    }
+
     /// Values placed from the kept quads (digits, units, a space, the few non-ASCII characters,
     /// at fractional positions, in the HUD's fonts) at 1×, 1.5× and 2×: the same vertices and
     /// indices as egui's tessellator paints for each character's galley at its place.
