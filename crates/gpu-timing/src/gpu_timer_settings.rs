@@ -29,8 +29,9 @@ pub struct GpuTimerSettings {
     /// map round trip per frame (request, completion, mapped view, unmap: with 4, egui-hud's
     /// timed frames on lavapipe took about 13 µs less CPU and 9 fewer allocations) at the
     /// price of results up to this many frames later, and needs a `flush` when the app stops
-    /// drawing (an idle app's last frames would wait for their group otherwise). Must divide `frame_slots`; keep at least two groups
-    /// (`frame_slots ≥ 2 ×` this) so that one fills while the other is read back.
+    /// drawing (an idle app's last frames would wait for their group otherwise). Must divide
+    /// `frame_slots`; keep at least two groups (`frame_slots ≥ 2 ×` this) so that one fills
+    /// while the other is read back.
     pub frames_per_readback: usize,
 
     /// Any pass longer than this is rejected as implausible (a wrapped or reset clock, a
