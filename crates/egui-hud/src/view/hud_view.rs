@@ -1,3 +1,4 @@
+use std::fmt::Write as _;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -6,15 +7,17 @@ use profiler_core::{LatencyStage, Snapshot};
 
 use crate::repaint::why_reading::WhyReading;
 use crate::view::benchmark_status::BenchmarkStatus;
+use crate::view::formatted_rows::FormattedRows;
 use crate::view::hud_palette::HudPalette;
 use crate::view::hud_row::HudRow;
 use crate::view::layer_widgets::LayerWidgets;
 use crate::view::main_readout::MainReadout;
 use crate::view::placed_text::PlacedText;
-use crate::view::readout_row::{ReadoutRow, format_duration, format_percent};
+use crate::view::readout_row::ReadoutRow;
 use crate::view::row_list::RowList;
 use crate::view::text_cache::{CharacterSet, TextCache};
 use crate::view::text_quads::TextQuads;
+use crate::view::value_text::{DurationText, FpsText, format_percent};
 use profiler_core::record::frame_log::{FrameLog, MAX_SPIKES};
 
 /// Width of the HUD's content, in points.
@@ -34,7 +37,7 @@ pub(crate) struct HudView {
     pub(crate) collapsed: bool,
     /// The rows chosen (a preset or the app's list), in display order.
     shown: RowList,
-    rows: Vec<ReadoutRow>,
+    rows: FormattedRows,
     max_fps: Option<f64>,
     fps: Option<f64>,
     /// The readout's hover text for the last refresh; `None` until the pointer comes over the HUD
@@ -71,14 +74,42 @@ pub(crate) struct HudView {
     scratch: LayoutScratch,
 }
 
-/// Kept from one layout to the next: the tessellator (its path buffers grow once, not at
-/// every refresh; made again when the scale, options or atlas size change), the list of shapes
-/// to tessellate (emptied, not dropped) and the size of the rows' text.
+/// Kept from one layout to the next: the tessellator and the backdrop it made, the list of
+/// shapes to tessellate (emptied, not dropped), the size of the rows' text and the line
+/// written for placing (see [`Pen::line`]).
 #[derive(Default)]
 struct LayoutScratch {
-    tessellator: Option<(TessellatorFor, egui::epaint::Tessellator)>,
+    tessellator: Option<KeptTessellator>,
     shapes: Vec<egui::Shape>,
     rows_text_bytes: usize,
+    line: String,
+}
+
+/// A tessellator (its path buffers grow once, not at every refresh), made again when the
+/// scale, options or atlas size change, and the last backdrop it tessellated: the rounded,
+/// bordered rectangle is the costliest shape of a layout, and it changes only with the HUD's
+/// size or theme, so a refresh that keeps both copies its vertices instead.
+struct KeptTessellator {
+    made_for: TessellatorFor,
+    tessellator: egui::epaint::Tessellator,
+    backdrop: Option<(egui::epaint::RectShape, egui::Mesh)>,
+}
+
+impl KeptTessellator {
+    /// Appends `backdrop`'s mesh to the empty `mesh`: the kept one when it is the same shape.
+    fn backdrop_into(&mut self, backdrop: egui::epaint::RectShape, mesh: &mut egui::Mesh) {
+        debug_assert!(mesh.is_empty(), "the backdrop is the layout's first shape");
+        match &self.backdrop {
+            Some((kept, kept_mesh)) if *kept == backdrop => mesh.append_ref(kept_mesh),
+            _ => {
+                let mut made = egui::Mesh::default();
+                self.tessellator
+                    .tessellate_shape(egui::Shape::Rect(backdrop.clone()), &mut made);
+                mesh.append_ref(&made);
+                self.backdrop = Some((backdrop, made));
+            }
+        }
+    }
 }
 
 /// The scale, options and font atlas size a tessellator was made for.
@@ -116,6 +147,9 @@ struct Pen<'a> {
     /// The text placed so far, in one mesh (the tessellator's vertices, without its
     /// per-galley cost).
     placed: PlacedText,
+    /// A line written to be placed (the number, the plot's scale, a legend entry): one string,
+    /// its room kept from layout to layout.
+    line: String,
 }
 
 /// Space around the HUD's content, in points.
@@ -202,7 +236,7 @@ impl HudView {
     /// formatted when they are shown (see [`Self::readouts_cover`]).
     pub(crate) fn set_readouts(&mut self, snapshot: &Snapshot, why: Option<&WhyReading>) {
         self.readouts_for = self.shown;
-        self.rows = ReadoutRow::from_snapshot(snapshot, self.shown);
+        ReadoutRow::format_into(&mut self.rows, snapshot, self.shown);
         if let Some(why) = why.filter(|_| self.shown.contains(HudRow::Why)) {
             ReadoutRow::push_why(&mut self.rows, why);
         }
@@ -263,20 +297,21 @@ impl HudView {
         if self.shown.contains(HudRow::Spikes)
             && let Some(worst) = log.worst_spike()
         {
-            self.rows.push(ReadoutRow::new(
+            self.rows.push_value(
                 HudRow::Spikes,
                 "SPIKES",
-                format!(
+                None,
+                format_args!(
                     "{} · worst {}",
                     log.spikes_seen(),
-                    format_duration(worst.worst)
+                    DurationText(worst.worst)
                 ),
-                None,
-            ));
+            );
         }
         if let Some(note) = export_note {
-            let note: String = note.chars().take(40).collect();
-            self.rows.push(ReadoutRow::note("EXPORT", note));
+            let mut text = self.rows.text(format_args!(""));
+            text.extend(note.chars().take(40));
+            self.rows.push(ReadoutRow::note("EXPORT", text));
         }
         self.layout = None;
     }
@@ -436,13 +471,17 @@ impl HudView {
         let hairline = hairline_width(pixels_per_point, &options);
         let made_for = (pixels_per_point, options, font_image_size);
         let mut tessellator = match self.scratch.tessellator.take() {
-            Some((kept_for, tessellator)) if kept_for == made_for => tessellator,
-            _ => egui::epaint::Tessellator::new(
-                pixels_per_point,
-                options,
-                font_image_size,
-                Vec::new(), // no circles
-            ),
+            Some(kept) if kept.made_for == made_for => kept,
+            _ => KeptTessellator {
+                made_for,
+                tessellator: egui::epaint::Tessellator::new(
+                    pixels_per_point,
+                    options,
+                    font_image_size,
+                    Vec::new(), // no circles
+                ),
+                backdrop: None,
+            },
         };
         let mut shapes = std::mem::take(&mut self.scratch.shapes);
         let mut text = std::mem::take(&mut self.text);
@@ -453,10 +492,12 @@ impl HudView {
             text: &mut text,
             hairline,
             placed: PlacedText::with_capacity(quads, self.mesh_size),
+            line: std::mem::take(&mut self.scratch.line),
         };
         let layout = self.lay_out(&mut pen, &mut tessellator, &mut shapes);
-        self.scratch.tessellator = Some((made_for, tessellator));
+        self.scratch.tessellator = Some(tessellator);
         self.scratch.shapes = shapes;
+        self.scratch.line = std::mem::take(&mut pen.line);
         self.scratch.rows_text_bytes = layout.rows_text.len();
         self.mesh_size = (layout.mesh.vertices.len(), layout.mesh.indices.len());
         self.layout = Some(layout);
@@ -468,7 +509,7 @@ impl HudView {
     fn lay_out(
         &self,
         pen: &mut Pen<'_>,
-        tessellator: &mut egui::epaint::Tessellator,
+        tessellator: &mut KeptTessellator,
         shapes: &mut Vec<egui::Shape>,
     ) -> Layout {
         debug_assert!(shapes.is_empty(), "the last layout left its shapes empty");
@@ -478,15 +519,19 @@ impl HudView {
         } else {
             NUMBER_SIZE
         });
-        let number_text = self
-            .main_value()
-            .map_or_else(|| "--".to_owned(), format_fps);
+        pen.line.clear();
+        match self.main_value() {
+            Some(value) => {
+                let _ = write!(pen.line, "{}", FpsText(value));
+            }
+            None => pen.line.push_str("--"),
+        }
         let label = pen
             .text
             .word(painter, self.mode.label(), &FontId::monospace(10.0));
         let number = pen.text.place(
             painter,
-            &number_text,
+            &pen.line,
             &number_font,
             (pos2(MARGIN, MARGIN), palette.text),
             &mut pen.placed,
@@ -540,11 +585,11 @@ impl HudView {
         let mut mesh = egui::Mesh::default();
         mesh.vertices.reserve(self.mesh_size.0);
         mesh.indices.reserve(self.mesh_size.1);
-        tessellator.tessellate_shape(egui::Shape::Rect(backdrop), &mut mesh);
+        tessellator.backdrop_into(backdrop, &mut mesh);
         // The text last: nothing else is drawn over it.
         let (text, other_text) = pen.placed.take();
         for shape in shapes.drain(..).chain(other_text) {
-            tessellator.tessellate_shape(shape, &mut mesh);
+            tessellator.tessellator.tessellate_shape(shape, &mut mesh);
         }
         mesh.append(text);
         Layout {
@@ -573,12 +618,13 @@ impl HudView {
             vec2(CONTENT_WIDTH, PLOT_HEIGHT),
         );
         self.plot_shapes(plot, pen, shapes);
-        let scale = Duration::try_from_secs_f64(f64::from(self.plot_top_millis) / 1e3)
-            .map(format_duration)
-            .unwrap_or_default();
+        pen.line.clear();
+        if let Ok(scale) = Duration::try_from_secs_f64(f64::from(self.plot_top_millis) / 1e3) {
+            let _ = write!(pen.line, "{}", DurationText(scale));
+        }
         pen.text.place(
             pen.painter,
-            &scale,
+            &pen.line,
             &small_font(),
             (plot.min, pen.palette.dim),
             &mut pen.placed,
@@ -611,11 +657,12 @@ impl HudView {
             text,
             hairline,
             placed,
+            ..
         } = pen;
         let (mut bottom, mut width) = (top, 0.0_f32);
         let font = row_font();
         let advance = text.measure(painter, " ", &font).x;
-        for row in self.rows.iter().filter(|row| row.kind == kind) {
+        for row in self.rows.as_slice().iter().filter(|row| row.kind == kind) {
             let pos = pos2(MARGIN, bottom + SPACING.y);
             // Placed a character at a time, like the values: the name column is monospace, so
             // a name needs no galley of its own (nor the padded string a galley would need).
@@ -678,6 +725,7 @@ impl HudView {
             palette,
             text,
             placed,
+            line,
             ..
         } = pen;
         let total: Duration = self.latency_p50.iter().map(|&(_, p50)| p50).sum();
@@ -712,12 +760,13 @@ impl HudView {
         let font = small_font();
         let (mut x, mut y, mut line_height) = (bar.min.x, bar.max.y + 2.0, 0.0_f32);
         for &(stage, p50) in &self.latency_p50 {
-            let entry = format!("{} {}", stage.name(), format_duration(p50));
-            let size = text.measure(painter, &entry, &font);
+            line.clear();
+            let _ = write!(line, "{} {}", stage.name(), DurationText(p50));
+            let size = text.measure(painter, line, &font);
             if x > bar.min.x && x + size.x > bar.max.x {
                 (x, y) = (bar.min.x, y + line_height);
             }
-            text.place(painter, &entry, &font, (pos2(x, y), colour(stage)), placed);
+            text.place(painter, line, &font, (pos2(x, y), colour(stage)), placed);
             x += size.x + 2.0 * SPACING.x;
             line_height = line_height.max(size.y);
         }
@@ -801,14 +850,6 @@ fn hairline_width(pixels_per_point: f32, options: &egui::epaint::TessellationOpt
     }
 }
 
-fn format_fps(fps: f64) -> String {
-    if fps < 10.0 {
-        format!("{fps:.1}")
-    } else {
-        format!("{fps:.0}")
-    }
-}
-
 /// The rows' font: monospace, so the name column lines the values up.
 fn row_font() -> FontId {
     FontId::monospace(11.0)
@@ -835,7 +876,7 @@ fn name_column(row: &ReadoutRow) -> (usize, usize) {
 
 /// The benchmark's rows, shown whatever rows are chosen: the countdown, the recording, or the
 /// finished run's summary card.
-fn push_benchmark_rows(rows: &mut Vec<ReadoutRow>, benchmark: &BenchmarkStatus) {
+fn push_benchmark_rows(rows: &mut FormattedRows, benchmark: &BenchmarkStatus) {
     let summary = match benchmark {
         BenchmarkStatus::Countdown { seconds_left } => {
             rows.push(ReadoutRow::note(
@@ -988,7 +1029,10 @@ mod tests {
         view.set_readouts(&snapshot, None);
         let hover = hover_of(&snapshot, &[]);
         assert!(
-            view.rows.iter().all(|row| row.name != "DISPLAYED"),
+            view.rows
+                .as_slice()
+                .iter()
+                .all(|row| row.name != "DISPLAYED"),
             "no presentation times, no row"
         );
         assert!(
@@ -1016,6 +1060,7 @@ mod tests {
         let hover = hover_of(&snapshot, &[]);
         let row = view
             .rows
+            .as_slice()
             .iter()
             .find(|row| row.name == "DISPLAYED")
             .expect("a DISPLAYED row");
@@ -1040,12 +1085,16 @@ mod tests {
         let hover = hover_of(&snapshot, &["egui"]);
         assert!(
             view.rows
+                .as_slice()
                 .iter()
                 .all(|row| !row.name.contains("GPU") && !row.name.contains("egui")),
             "no GPU row, no egui pass row"
         );
         assert!(
-            view.rows.iter().any(|row| row.name.contains("FRAME")),
+            view.rows
+                .as_slice()
+                .iter()
+                .any(|row| row.name.contains("FRAME")),
             "the known readouts have their rows"
         );
         assert!(
@@ -1095,6 +1144,7 @@ mod tests {
             let hover = hover_of(&snapshot, &[]);
             let row = view
                 .rows
+                .as_slice()
                 .iter()
                 .find(|row| row.name == "LATENCY")
                 .expect("a LATENCY row");
@@ -1188,6 +1238,47 @@ mod tests {
             meshes.len() >= 2 && meshes.contains(&hud_vertices),
             "the app's mesh and the HUD's {hud_vertices} vertices apart: {meshes:?}"
         );
+    }
+
+    /// A refresh that leaves the HUD's size as it was copies the backdrop tessellated at the
+    /// last one; one that changes the size tessellates it again. Either way the mesh is the
+    /// one a view laying out for the first time makes.
+    #[test]
+    fn a_kept_backdrop_is_the_one_tessellated_afresh() {
+        let ctx = egui::Context::default();
+        let mut snapshot =
+            Snapshot::empty(profiler_core::FrameBudget::new(None).expect("no pinned budget"));
+        snapshot.frame = Some(Duration::from_millis(4));
+        snapshot.p95 = Some(Duration::from_millis(6));
+        let fresh_mesh = |snapshot: &Snapshot| {
+            let mut view = HudView::default();
+            view.set_rows(RowList::new(HudPreset::Full.rows()));
+            view.set_readouts(snapshot, None);
+            drawn_mesh(&ctx, &mut view)
+        };
+        let kept_backdrop = |view: &HudView| {
+            let kept = view.scratch.tessellator.as_ref().expect("a layout made one");
+            let (shape, mesh) = kept.backdrop.as_ref().expect("a backdrop was tessellated");
+            (shape.rect.size(), mesh.vertices.as_ptr())
+        };
+        let mut view = HudView::default();
+        view.set_rows(RowList::new(HudPreset::Full.rows()));
+        view.set_readouts(&snapshot, None);
+        let _ = drawn_mesh(&ctx, &mut view); // the font atlas
+        let (size, made) = kept_backdrop(&view);
+
+        snapshot.frame = Some(Duration::from_millis(5));
+        view.set_readouts(&snapshot, None);
+        let refreshed = drawn_mesh(&ctx, &mut view);
+        assert_eq!(kept_backdrop(&view), (size, made), "the same size: the backdrop kept");
+        assert!(*refreshed == *fresh_mesh(&snapshot), "kept, as tessellated afresh");
+
+        snapshot.drop = Some(0.25); // one more row: a taller HUD
+        view.set_readouts(&snapshot, None);
+        let taller = drawn_mesh(&ctx, &mut view);
+        let (taller_size, _) = kept_backdrop(&view);
+        assert!(taller_size.y > size.y, "{taller_size:?} after {size:?}");
+        assert!(*taller == *fresh_mesh(&snapshot), "made again, as afresh");
     }
 
     #[test]

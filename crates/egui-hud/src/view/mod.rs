@@ -3,6 +3,7 @@
 
 pub(crate) mod benchmark_status;
 pub(crate) mod details_window;
+pub(crate) mod formatted_rows;
 pub(crate) mod glyph_quad;
 pub(crate) mod hud_palette;
 pub(crate) mod hud_preset;
@@ -17,3 +18,4 @@ pub(crate) mod row_choice;
 pub(crate) mod row_list;
 pub(crate) mod text_cache;
 pub(crate) mod text_quads;
+pub(crate) mod value_text;

@@ -4,7 +4,7 @@ use profiler_core::record::frame_log::FrameLog;
 use profiler_core::{Bound, LatencyEnd, LatencyStage, Snapshot};
 
 use crate::repaint::why_reading::WhyReading;
-use crate::view::readout_row::{format_duration, format_percent};
+use crate::view::value_text::{format_duration, format_percent};
 
 /// What the main readout's hover says, from the readouts of one refresh: what each row means,
 /// LATENCY's breakdown, DISPLAYED's source, WHY's call sites, the spikes' anatomy, and why a

@@ -2,11 +2,14 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::time::Duration;
 
+use profiler_core::record::frame_trace::short_file;
 use profiler_core::{Bound, DurationReading, GpuBusySource, Grade, LatencyEnd, Snapshot};
 
 use crate::repaint::why_reading::WhyReading;
+use crate::view::formatted_rows::FormattedRows;
 use crate::view::hud_row::HudRow;
 use crate::view::row_list::RowList;
+use crate::view::value_text::{BytesText, DurationText, MillisText, PercentText};
 
 /// One line of the HUD below the big number, formatted once per refresh.
 #[derive(Clone, Debug, PartialEq)]
@@ -49,160 +52,173 @@ impl ReadoutRow {
         }
     }
 
-    /// The rows of `shown` for a snapshot, in display order; a readout that is `None` has no
-    /// row (GPU passes that cannot be timed here have none either; the hover text says why).
-    /// A row not shown is not formatted: the default preset shows 7 of about 20.
-    pub(crate) fn from_snapshot(snapshot: &Snapshot, shown: RowList) -> Vec<Self> {
-        let mut rows = Vec::with_capacity(shown.rows().len() + 4);
-        if shown.contains(HudRow::Interval)
-            && let Some(interval) = snapshot.interval
-        {
-            rows.push(Self::new(
-                HudRow::Interval,
-                "INTERVAL",
-                format_duration(interval),
-                None,
-            ));
-        }
-        if shown.contains(HudRow::Frame)
-            && let Some(frame) = snapshot.frame
-        {
-            rows.push(Self::new(
-                HudRow::Frame,
-                "FRAME",
-                format_duration(frame),
-                snapshot.frame_grade(),
-            ));
-        }
-        if shown.contains(HudRow::P95)
-            && let Some(p95) = snapshot.p95
-        {
-            rows.push(Self::new(
-                HudRow::P95,
-                "P95",
-                format_duration(p95),
-                snapshot.p95_grade(),
-            ));
-        }
-        if shown.contains(HudRow::Drop)
-            && let Some(drop) = snapshot.drop
-        {
-            rows.push(Self::new(
-                HudRow::Drop,
-                "DROP",
-                format_percent(drop * 100.0),
-                snapshot.drop_grade(),
-            ));
-        }
+    /// Writes the rows of `shown` for a snapshot into `rows` (emptied first), in display
+    /// order; a readout that is `None` has no row (GPU passes that cannot be timed here have
+    /// none either; the hover text says why). A row not shown is not formatted: the default
+    /// preset shows 7 of about 20.
+    pub(crate) fn format_into(rows: &mut FormattedRows, snapshot: &Snapshot, shown: RowList) {
+        rows.clear();
+        push_frame_rows(rows, snapshot, shown);
         if shown.contains(HudRow::Lows) {
-            push_lows_rows(&mut rows, snapshot);
+            push_lows_rows(rows, snapshot);
         }
         if shown.contains(HudRow::Inv)
             && let Some(inv) = snapshot.inv
         {
-            rows.push(Self::new(HudRow::Inv, "INV", format!("{inv:.2}"), None));
+            rows.push_value(HudRow::Inv, "INV", None, format_args!("{inv:.2}"));
         }
         if shown.contains(HudRow::Miss)
             && let (Some(missed), Some(share)) = (snapshot.missed_refreshes, snapshot.missed_frames)
         {
             // Graded like DROP: a frame that missed a refresh was shown late.
-            rows.push(Self::new(
+            rows.push_value(
                 HudRow::Miss,
                 "MISS",
-                format!("{missed} · {}", format_percent(share * 100.0)),
                 Some(Grade::of_drop_fraction(share)),
-            ));
+                format_args!("{missed} · {}", PercentText(share * 100.0)),
+            );
         }
         if shown.contains(HudRow::Hitch) {
-            push_hitch_row(&mut rows, snapshot);
+            push_hitch_row(rows, snapshot);
         }
         if shown.contains(HudRow::Displayed)
             && let Some(presentation) = &snapshot.presentation
             && let (Some(p50), Some(fps)) = (presentation.displayed_p50, presentation.displayed_fps)
         {
-            rows.push(Self::new(
+            rows.push_value(
                 HudRow::Displayed,
                 "DISPLAYED",
-                format!("{} · {fps:.1}", format_duration(p50)),
                 None,
-            ));
+                format_args!("{} · {fps:.1}", DurationText(p50)),
+            );
         }
         if shown.contains(HudRow::Phases) {
-            push_phase_rows(&mut rows, snapshot);
+            push_phase_rows(rows, snapshot);
         }
         if shown.contains(HudRow::Gpu) {
-            push_gpu_rows(&mut rows, snapshot);
+            push_gpu_rows(rows, snapshot);
         }
         if shown.contains(HudRow::Cpu)
             && let Some(cpu) = snapshot.cpu_percent
         {
-            rows.push(Self::new(HudRow::Cpu, "CPU", format_percent(cpu), None));
+            rows.push_value(
+                HudRow::Cpu,
+                "CPU",
+                None,
+                format_args!("{}", PercentText(cpu)),
+            );
         }
         if shown.contains(HudRow::Mem)
             && let Some(bytes) = snapshot.memory_bytes
         {
-            rows.push(Self::new(HudRow::Mem, "MEM", format_bytes(bytes), None));
+            rows.push_value(
+                HudRow::Mem,
+                "MEM",
+                None,
+                format_args!("{}", BytesText(bytes)),
+            );
         }
         if shown.contains(HudRow::Latency) {
-            push_latency_row(&mut rows, snapshot);
+            push_latency_row(rows, snapshot);
         }
-        rows
     }
 
     /// The WHY row: the busiest call site and its rate (the rest are in the hover text), or
     /// "idle" when the app asked for nothing. Placed after INV, which it explains.
-    pub(crate) fn push_why(rows: &mut Vec<Self>, why: &WhyReading) {
+    pub(crate) fn push_why(rows: &mut FormattedRows, why: &WhyReading) {
         let value = match why.top_sites.first() {
             Some(site) => {
                 let more = why.top_sites.len() - 1;
-                let more = if more > 0 {
-                    format!(" +{more}")
-                } else {
-                    String::new()
-                };
-                format!("{} {:.0}/s{more}", site.short_location(), site.per_sec)
+                let mut value = rows.text(format_args!(
+                    "{}:{} {:.0}/s",
+                    short_file(site.file),
+                    site.line,
+                    site.per_sec
+                ));
+                if more > 0 {
+                    let _ = write!(value, " +{more}");
+                }
+                value
             }
-            None => "idle".to_owned(),
+            None => rows.text(format_args!("idle")),
         };
         let at = rows
+            .as_slice()
             .iter()
             .position(|row| row.name == "INV")
-            .map_or(rows.len(), |inv| inv + 1);
+            .map_or(rows.as_slice().len(), |inv| inv + 1);
         rows.insert(at, Self::new(HudRow::Why, "WHY", value, None));
     }
 }
 
-/// `PHASES`: the CPU time per frame (the draw and the phases around it), then one line per
-/// phase.
+/// `INTERVAL`, `FRAME`, `P95` and `DROP`: the draws and the hand-off between frames.
+fn push_frame_rows(rows: &mut FormattedRows, snapshot: &Snapshot, shown: RowList) {
+    if shown.contains(HudRow::Interval)
+        && let Some(interval) = snapshot.interval
+    {
+        rows.push_value(
+            HudRow::Interval,
+            "INTERVAL",
+            None,
+            format_args!("{}", DurationText(interval)),
+        );
+    }
+    if shown.contains(HudRow::Frame)
+        && let Some(frame) = snapshot.frame
+    {
+        rows.push_value(
+            HudRow::Frame,
+            "FRAME",
+            snapshot.frame_grade(),
+            format_args!("{}", DurationText(frame)),
+        );
+    }
+    if shown.contains(HudRow::P95)
+        && let Some(p95) = snapshot.p95
+    {
+        rows.push_value(
+            HudRow::P95,
+            "P95",
+            snapshot.p95_grade(),
+            format_args!("{}", DurationText(p95)),
+        );
+    }
+    if shown.contains(HudRow::Drop)
+        && let Some(drop) = snapshot.drop
+    {
+        rows.push_value(
+            HudRow::Drop,
+            "DROP",
+            snapshot.drop_grade(),
+            format_args!("{}", PercentText(drop * 100.0)),
+        );
+    }
+}
+
 /// `AVG`, `1% LOW` and, from 1000 intervals, `0.1% LOW`.
-fn push_lows_rows(rows: &mut Vec<ReadoutRow>, snapshot: &Snapshot) {
+fn push_lows_rows(rows: &mut FormattedRows, snapshot: &Snapshot) {
     if let Some(lows) = snapshot.lows {
-        rows.push(ReadoutRow::new(
+        rows.push_value(
             HudRow::Lows,
             "AVG",
-            format!("{:.1}", lows.avg_fps),
             None,
-        ));
-        rows.push(ReadoutRow::new(
+            format_args!("{:.1}", lows.avg_fps),
+        );
+        rows.push_value(
             HudRow::Lows,
             "1% LOW",
-            format!("{:.1}", lows.low_1_percent_fps),
             None,
-        ));
+            format_args!("{:.1}", lows.low_1_percent_fps),
+        );
         if let Some(low) = lows.low_0_1_percent_fps {
-            rows.push(ReadoutRow::new(
-                HudRow::Lows,
-                "0.1% LOW",
-                format!("{low:.1}"),
-                None,
-            ));
+            rows.push_value(HudRow::Lows, "0.1% LOW", None, format_args!("{low:.1}"));
         }
     }
 }
 
 /// `LATENCY`: each frame's own request → end, its median and 95th percentile (never a sum of
 /// the stages' medians); the latency bar follows it. "(UI)": no GPU end is known.
-fn push_latency_row(rows: &mut Vec<ReadoutRow>, snapshot: &Snapshot) {
+fn push_latency_row(rows: &mut FormattedRows, snapshot: &Snapshot) {
     let Some(total) = snapshot.latency_total else {
         return;
     };
@@ -210,20 +226,20 @@ fn push_latency_row(rows: &mut Vec<ReadoutRow>, snapshot: &Snapshot) {
         LatencyEnd::GpuEnd => "",
         LatencyEnd::UiEnd => " (UI)",
     };
-    rows.push(ReadoutRow::new(
+    rows.push_value(
         HudRow::Latency,
         "LATENCY",
-        format!(
-            "{} · p95 {}{end}",
-            format_duration(total.p50),
-            format_duration(total.p95)
-        ),
         None,
-    ));
+        format_args!(
+            "{} · p95 {}{end}",
+            DurationText(total.p50),
+            DurationText(total.p95)
+        ),
+    );
 }
 
 /// `HITCH`, graded as Apple grades the hitch time ratio.
-fn push_hitch_row(rows: &mut Vec<ReadoutRow>, snapshot: &Snapshot) {
+fn push_hitch_row(rows: &mut FormattedRows, snapshot: &Snapshot) {
     if let Some(hitch) = snapshot.hitch_ms_per_s {
         // Apple's grades: good up to 5 ms/s, warning to 10, critical beyond.
         let grade = if hitch <= 5.0 {
@@ -233,53 +249,55 @@ fn push_hitch_row(rows: &mut Vec<ReadoutRow>, snapshot: &Snapshot) {
         } else {
             Grade::FarOver
         };
-        rows.push(ReadoutRow::new(
+        rows.push_value(
             HudRow::Hitch,
             "HITCH",
-            format!("{hitch:.1} ms/s"),
             Some(grade),
-        ));
+            format_args!("{hitch:.1} ms/s"),
+        );
     }
 }
 
-fn push_phase_rows(rows: &mut Vec<ReadoutRow>, snapshot: &Snapshot) {
+/// `PHASES`: the CPU time per frame (the draw and the phases around it), then one line per
+/// phase.
+fn push_phase_rows(rows: &mut FormattedRows, snapshot: &Snapshot) {
     let Some(cpu_frame) = snapshot.cpu_frame else {
         return;
     };
-    rows.push(ReadoutRow::new(
+    rows.push_value(
         HudRow::Phases,
         "PHASES",
-        format_duration(cpu_frame),
         Some(Grade::of_duration(cpu_frame, snapshot.budget)),
-    ));
+        format_args!("{}", DurationText(cpu_frame)),
+    );
     push_duration_lines(rows, &snapshot.cpu_phases, snapshot.budget, HudRow::Phases);
 }
 
 /// One indented line per GPU pass or CPU phase: "last mean/max ms" and a bar of the last
 /// duration against the budget.
 fn push_duration_lines(
-    rows: &mut Vec<ReadoutRow>,
+    rows: &mut FormattedRows,
     readings: &[DurationReading],
     budget: Duration,
     kind: HudRow,
 ) {
     let budget_secs = budget.as_secs_f64();
     for reading in readings {
-        // "last avg/max": one unit for the three, so the line fits the HUD's width.
-        let mut value = format_millis(reading.last);
-        let _ = write!(
-            value,
-            " {}/{} ms",
-            format_millis(reading.mean),
-            format_millis(reading.max)
-        );
         #[expect(
             clippy::cast_possible_truncation,
             reason = "a bar fraction needs no f64 precision"
         )]
         let fraction = (reading.last.as_secs_f64() / budget_secs) as f32;
+        let name = Cow::Owned(rows.text(format_args!("{}", reading.label)));
+        // "last avg/max": one unit for the three, so the line fits the HUD's width.
+        let value = rows.text(format_args!(
+            "{} {}/{} ms",
+            MillisText(reading.last),
+            MillisText(reading.mean),
+            MillisText(reading.max)
+        ));
         rows.push(ReadoutRow {
-            name: Cow::Owned(reading.label.clone()),
+            name,
             value,
             grade: None,
             indented: true,
@@ -289,19 +307,20 @@ fn push_duration_lines(
     }
 }
 
-fn push_gpu_rows(rows: &mut Vec<ReadoutRow>, snapshot: &Snapshot) {
+fn push_gpu_rows(rows: &mut FormattedRows, snapshot: &Snapshot) {
     // The busy share says where it comes from: "timer" (timestamps) or the platform counter.
-    let busy = snapshot.gpu_busy_percent.map(|busy| {
-        let source = match snapshot.gpu_busy_source {
-            Some(GpuBusySource::ProcessCounter(name)) => name,
-            Some(GpuBusySource::Timestamps) | None => "timer",
-        };
-        format!("{} {source}", format_percent(busy))
-    });
-    let value = match (snapshot.gpu_frame, busy) {
-        (Some(frame), Some(busy)) => format!("{} · {busy}", format_duration(frame)),
-        (Some(frame), None) => format_duration(frame),
-        (None, Some(busy)) => busy,
+    let source = match snapshot.gpu_busy_source {
+        Some(GpuBusySource::ProcessCounter(name)) => name,
+        Some(GpuBusySource::Timestamps) | None => "timer",
+    };
+    let value = match (snapshot.gpu_frame, snapshot.gpu_busy_percent) {
+        (Some(frame), Some(busy)) => rows.text(format_args!(
+            "{} · {} {source}",
+            DurationText(frame),
+            PercentText(busy)
+        )),
+        (Some(frame), None) => rows.text(format_args!("{}", DurationText(frame))),
+        (None, Some(busy)) => rows.text(format_args!("{} {source}", PercentText(busy))),
         // Nothing timed and no counter: no GPU row at all (a missing capability hides its row).
         (None, None) => return,
     };
@@ -313,9 +332,10 @@ fn push_gpu_rows(rows: &mut Vec<ReadoutRow>, snapshot: &Snapshot) {
             snapshot.gpu_process_source,
         )
     {
+        let value = rows.text(format_args!("{} {source}", PercentText(busy)));
         rows.push(ReadoutRow {
             name: Cow::Borrowed("process"),
-            value: format!("{} {source}", format_percent(busy)),
+            value,
             grade: None,
             indented: true,
             budget_fraction: None,
@@ -329,56 +349,7 @@ fn push_gpu_rows(rows: &mut Vec<ReadoutRow>, snapshot: &Snapshot) {
             Bound::Gpu => "GPU",
             Bound::Neither => "neither",
         };
-        rows.push(ReadoutRow::new(
-            HudRow::Gpu,
-            "BOUND",
-            verdict.to_owned(),
-            None,
-        ));
-    }
-}
-
-/// Three significant digits, in the unit a person reads fastest.
-pub(crate) fn format_duration(duration: Duration) -> String {
-    let micros = duration.as_secs_f64() * 1e6;
-    if micros < 1_000.0 {
-        format!("{micros:.0} µs")
-    } else if micros < 10_000.0 {
-        format!("{:.2} ms", micros / 1e3)
-    } else if micros < 100_000.0 {
-        format!("{:.1} ms", micros / 1e3)
-    } else {
-        format!("{:.0} ms", micros / 1e3)
-    }
-}
-
-/// Milliseconds with three significant digits, no unit.
-fn format_millis(duration: Duration) -> String {
-    let millis = duration.as_secs_f64() * 1e3;
-    if millis < 10.0 {
-        format!("{millis:.2}")
-    } else if millis < 100.0 {
-        format!("{millis:.1}")
-    } else {
-        format!("{millis:.0}")
-    }
-}
-
-pub(crate) fn format_percent(percent: f64) -> String {
-    if percent < 10.0 {
-        format!("{percent:.1} %")
-    } else {
-        format!("{percent:.0} %")
-    }
-}
-
-pub(crate) fn format_bytes(bytes: u64) -> String {
-    const MIB: f64 = 1024.0 * 1024.0;
-    let mib = bytes as f64 / MIB;
-    if mib < 1024.0 {
-        format!("{mib:.1} MiB")
-    } else {
-        format!("{:.2} GiB", mib / 1024.0)
+        rows.push_value(HudRow::Gpu, "BOUND", None, format_args!("{verdict}"));
     }
 }
 
@@ -386,16 +357,11 @@ pub(crate) fn format_bytes(bytes: u64) -> String {
 mod tests {
     use super::*;
 
-    #[test]
-    fn durations_read_in_three_digits() {
-        assert_eq!(format_duration(Duration::from_micros(18)), "18 µs");
-        assert_eq!(format_duration(Duration::from_micros(4_213)), "4.21 ms");
-        assert_eq!(format_duration(Duration::from_micros(16_667)), "16.7 ms");
-        assert_eq!(format_duration(Duration::from_millis(250)), "250 ms");
-        assert_eq!(format_percent(3.33), "3.3 %");
-        assert_eq!(format_percent(150.2), "150 %");
-        assert_eq!(format_bytes(85 * 1024 * 1024), "85.0 MiB");
-        assert_eq!(format_bytes(3 * 1024 * 1024 * 1024), "3.00 GiB");
+    /// The rows `shown` makes of `snapshot`.
+    fn rows_of(snapshot: &Snapshot, shown: RowList) -> Vec<ReadoutRow> {
+        let mut rows = FormattedRows::default();
+        ReadoutRow::format_into(&mut rows, snapshot, shown);
+        rows.as_slice().to_vec()
     }
 
     #[test]
@@ -406,7 +372,7 @@ mod tests {
         snapshot.gpu_busy_source = Some(GpuBusySource::Timestamps);
         snapshot.gpu_process_busy_percent = Some(31.0);
         snapshot.gpu_process_source = Some("NVML");
-        let rows = ReadoutRow::from_snapshot(&snapshot, RowList::new(&HudRow::ALL));
+        let rows = rows_of(&snapshot, RowList::new(&HudRow::ALL));
         let values: Vec<(&str, &str)> = rows
             .iter()
             .map(|r| (r.name.as_ref(), r.value.as_str()))
@@ -418,7 +384,7 @@ mod tests {
         snapshot.gpu_frame = None;
         snapshot.gpu_busy_percent = Some(31.0);
         snapshot.gpu_busy_source = Some(GpuBusySource::ProcessCounter("NVML"));
-        let rows = ReadoutRow::from_snapshot(&snapshot, RowList::new(&HudRow::ALL));
+        let rows = rows_of(&snapshot, RowList::new(&HudRow::ALL));
         assert_eq!(rows.len(), 1, "the counter alone: one line");
         assert_eq!(rows[0].value, "31 % NVML");
     }
@@ -439,7 +405,7 @@ mod tests {
         snapshot.cpu_percent = Some(12.0);
         snapshot.memory_bytes = Some(1 << 20);
         let names = |shown: &[HudRow]| -> Vec<String> {
-            ReadoutRow::from_snapshot(&snapshot, RowList::new(shown))
+            rows_of(&snapshot, RowList::new(shown))
                 .iter()
                 .map(|row| row.name.to_string())
                 .collect()
@@ -458,7 +424,7 @@ mod tests {
     fn unknown_readouts_have_no_row() {
         let snapshot = Snapshot::empty(profiler_core::FrameBudget::new(None).expect("no pin"));
         assert!(
-            ReadoutRow::from_snapshot(&snapshot, RowList::new(&HudRow::ALL)).is_empty(),
+            rows_of(&snapshot, RowList::new(&HudRow::ALL)).is_empty(),
             "an empty snapshot has no row"
         );
     }

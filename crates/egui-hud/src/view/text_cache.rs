@@ -213,8 +213,8 @@ mod tests {
     use egui::epaint::{Mesh, TextShape};
 
     use super::*;
-    use crate::view::readout_row::{format_bytes, format_duration, format_percent};
     use crate::view::text_quads::TextQuads;
+    use crate::view::value_text::{format_bytes, format_duration, format_percent};
 
     impl TextCache {
         fn kept_chars(&self) -> usize {
