@@ -1,10 +1,15 @@
 use std::borrow::Cow;
 use std::fmt::{self, Write as _};
+use std::time::Duration;
 
-use profiler_core::Grade;
+use profiler_core::record::frame_trace::short_file;
+use profiler_core::{Bound, DurationReading, GpuBusySource, Grade, LatencyEnd, Snapshot};
 
+use crate::repaint::why_reading::WhyReading;
 use crate::view::hud_row::HudRow;
 use crate::view::readout_row::ReadoutRow;
+use crate::view::row_list::RowList;
+use crate::view::value_text::{BytesText, DurationText, MillisText, PercentText};
 
 /// The rows formatted at the last refresh, and the strings of the rows before them, emptied
 /// with their room kept: a refresh writes each value into a string the last one used, so that
@@ -67,11 +72,313 @@ impl FormattedRows {
         );
         self.rows.insert(index.min(self.rows.len()), row);
     }
+
+    /// Formats the rows of `shown` for `snapshot` (the last ones cleared first), in display
+    /// order; a readout that is `None` has no row (GPU passes that cannot be timed here have
+    /// none either; the hover text says why). A row not shown is not formatted: the default
+    /// preset shows 7 of about 20.
+    pub(crate) fn fill(&mut self, snapshot: &Snapshot, shown: RowList) {
+        let rows = self;
+        rows.clear();
+        push_frame_rows(rows, snapshot, shown);
+        if shown.contains(HudRow::Lows) {
+            push_lows_rows(rows, snapshot);
+        }
+        if shown.contains(HudRow::Inv)
+            && let Some(inv) = snapshot.inv
+        {
+            rows.push_value(HudRow::Inv, "INV", None, format_args!("{inv:.2}"));
+        }
+        if shown.contains(HudRow::Miss)
+            && let (Some(missed), Some(share)) = (snapshot.missed_refreshes, snapshot.missed_frames)
+        {
+            // Graded like DROP: a frame that missed a refresh was shown late.
+            rows.push_value(
+                HudRow::Miss,
+                "MISS",
+                Some(Grade::of_drop_fraction(share)),
+                format_args!("{missed} · {}", PercentText(share * 100.0)),
+            );
+        }
+        if shown.contains(HudRow::Hitch) {
+            push_hitch_row(rows, snapshot);
+        }
+        if shown.contains(HudRow::Displayed)
+            && let Some(presentation) = &snapshot.presentation
+            && let (Some(p50), Some(fps)) = (presentation.displayed_p50, presentation.displayed_fps)
+        {
+            rows.push_value(
+                HudRow::Displayed,
+                "DISPLAYED",
+                None,
+                format_args!("{} · {fps:.1}", DurationText(p50)),
+            );
+        }
+        if shown.contains(HudRow::Phases) {
+            push_phase_rows(rows, snapshot);
+        }
+        if shown.contains(HudRow::Gpu) {
+            push_gpu_rows(rows, snapshot);
+        }
+        if shown.contains(HudRow::Cpu)
+            && let Some(cpu) = snapshot.cpu_percent
+        {
+            rows.push_value(
+                HudRow::Cpu,
+                "CPU",
+                None,
+                format_args!("{}", PercentText(cpu)),
+            );
+        }
+        if shown.contains(HudRow::Mem)
+            && let Some(bytes) = snapshot.memory_bytes
+        {
+            rows.push_value(
+                HudRow::Mem,
+                "MEM",
+                None,
+                format_args!("{}", BytesText(bytes)),
+            );
+        }
+        if shown.contains(HudRow::Latency) {
+            push_latency_row(rows, snapshot);
+        }
+    }
+
+    /// The WHY row: the busiest call site and its rate (the rest are in the hover text), or
+    /// "idle" when the app asked for nothing. Placed after INV, which it explains.
+    pub(crate) fn push_why(&mut self, why: &WhyReading) {
+        let rows = self;
+        let value = match why.top_sites.first() {
+            Some(site) => {
+                let more = why.top_sites.len() - 1;
+                let mut value = rows.text(format_args!(
+                    "{}:{} {:.0}/s",
+                    short_file(site.file),
+                    site.line,
+                    site.per_sec
+                ));
+                if more > 0 {
+                    let _ = write!(value, " +{more}");
+                }
+                value
+            }
+            None => rows.text(format_args!("idle")),
+        };
+        let at = rows
+            .as_slice()
+            .iter()
+            .position(|row| row.name == "INV")
+            .map_or(rows.as_slice().len(), |inv| inv + 1);
+        rows.insert(at, ReadoutRow::new(HudRow::Why, "WHY", value, None));
+    }
 }
 
 fn emptied(mut text: String) -> String {
     text.clear();
     text
+}
+
+/// `INTERVAL`, `FRAME`, `P95` and `DROP`: the draws and the hand-off between frames.
+fn push_frame_rows(rows: &mut FormattedRows, snapshot: &Snapshot, shown: RowList) {
+    if shown.contains(HudRow::Interval)
+        && let Some(interval) = snapshot.interval
+    {
+        rows.push_value(
+            HudRow::Interval,
+            "INTERVAL",
+            None,
+            format_args!("{}", DurationText(interval)),
+        );
+    }
+    if shown.contains(HudRow::Frame)
+        && let Some(frame) = snapshot.frame
+    {
+        rows.push_value(
+            HudRow::Frame,
+            "FRAME",
+            snapshot.frame_grade(),
+            format_args!("{}", DurationText(frame)),
+        );
+    }
+    if shown.contains(HudRow::P95)
+        && let Some(p95) = snapshot.p95
+    {
+        rows.push_value(
+            HudRow::P95,
+            "P95",
+            snapshot.p95_grade(),
+            format_args!("{}", DurationText(p95)),
+        );
+    }
+    if shown.contains(HudRow::Drop)
+        && let Some(drop) = snapshot.drop
+    {
+        rows.push_value(
+            HudRow::Drop,
+            "DROP",
+            snapshot.drop_grade(),
+            format_args!("{}", PercentText(drop * 100.0)),
+        );
+    }
+}
+
+/// `AVG`, `1% LOW` and, from 1000 intervals, `0.1% LOW`.
+fn push_lows_rows(rows: &mut FormattedRows, snapshot: &Snapshot) {
+    if let Some(lows) = snapshot.lows {
+        rows.push_value(
+            HudRow::Lows,
+            "AVG",
+            None,
+            format_args!("{:.1}", lows.avg_fps),
+        );
+        rows.push_value(
+            HudRow::Lows,
+            "1% LOW",
+            None,
+            format_args!("{:.1}", lows.low_1_percent_fps),
+        );
+        if let Some(low) = lows.low_0_1_percent_fps {
+            rows.push_value(HudRow::Lows, "0.1% LOW", None, format_args!("{low:.1}"));
+        }
+    }
+}
+
+/// `LATENCY`: each frame's own request → end, its median and 95th percentile (never a sum of
+/// the stages' medians); the latency bar follows it. "(UI)": no GPU end is known.
+fn push_latency_row(rows: &mut FormattedRows, snapshot: &Snapshot) {
+    let Some(total) = snapshot.latency_total else {
+        return;
+    };
+    let end = match total.end {
+        LatencyEnd::GpuEnd => "",
+        LatencyEnd::UiEnd => " (UI)",
+    };
+    rows.push_value(
+        HudRow::Latency,
+        "LATENCY",
+        None,
+        format_args!(
+            "{} · p95 {}{end}",
+            DurationText(total.p50),
+            DurationText(total.p95)
+        ),
+    );
+}
+
+/// `HITCH`, graded as Apple grades the hitch time ratio.
+fn push_hitch_row(rows: &mut FormattedRows, snapshot: &Snapshot) {
+    if let Some(hitch) = snapshot.hitch_ms_per_s {
+        // Apple's grades: good up to 5 ms/s, warning to 10, critical beyond.
+        let grade = if hitch <= 5.0 {
+            Grade::Within
+        } else if hitch < 10.0 {
+            Grade::Over
+        } else {
+            Grade::FarOver
+        };
+        rows.push_value(
+            HudRow::Hitch,
+            "HITCH",
+            Some(grade),
+            format_args!("{hitch:.1} ms/s"),
+        );
+    }
+}
+
+/// `PHASES`: the CPU time per frame (the draw and the phases around it), then one line per
+/// phase.
+fn push_phase_rows(rows: &mut FormattedRows, snapshot: &Snapshot) {
+    let Some(cpu_frame) = snapshot.cpu_frame else {
+        return;
+    };
+    rows.push_value(
+        HudRow::Phases,
+        "PHASES",
+        Some(Grade::of_duration(cpu_frame, snapshot.budget)),
+        format_args!("{}", DurationText(cpu_frame)),
+    );
+    push_duration_lines(rows, &snapshot.cpu_phases, snapshot.budget, HudRow::Phases);
+}
+
+/// One indented line per GPU pass or CPU phase: "last mean/max ms" and a bar of the last
+/// duration against the budget.
+fn push_duration_lines(
+    rows: &mut FormattedRows,
+    readings: &[DurationReading],
+    budget: Duration,
+    kind: HudRow,
+) {
+    let budget_secs = budget.as_secs_f64();
+    for reading in readings {
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "a bar fraction needs no f64 precision"
+        )]
+        let fraction = (reading.last.as_secs_f64() / budget_secs) as f32;
+        let name = Cow::Owned(rows.text(format_args!("{}", reading.label)));
+        // "last avg/max": one unit for the three, so the line fits the HUD's width.
+        let value = rows.text(format_args!(
+            "{} {}/{} ms",
+            MillisText(reading.last),
+            MillisText(reading.mean),
+            MillisText(reading.max)
+        ));
+        rows.push(ReadoutRow {
+            name,
+            value,
+            grade: None,
+            indented: true,
+            budget_fraction: Some(fraction),
+            kind: Some(kind),
+        });
+    }
+}
+
+fn push_gpu_rows(rows: &mut FormattedRows, snapshot: &Snapshot) {
+    // The busy share says where it comes from: "timer" (timestamps) or the platform counter.
+    let source = match snapshot.gpu_busy_source {
+        Some(GpuBusySource::ProcessCounter(name)) => name,
+        Some(GpuBusySource::Timestamps) | None => "timer",
+    };
+    let value = match (snapshot.gpu_frame, snapshot.gpu_busy_percent) {
+        (Some(frame), Some(busy)) => rows.text(format_args!(
+            "{} · {} {source}",
+            DurationText(frame),
+            PercentText(busy)
+        )),
+        (Some(frame), None) => rows.text(format_args!("{}", DurationText(frame))),
+        (None, Some(busy)) => rows.text(format_args!("{} {source}", PercentText(busy))),
+        // Nothing timed and no counter: no GPU row at all (a missing capability hides its row).
+        (None, None) => return,
+    };
+    rows.push(ReadoutRow::new(HudRow::Gpu, "GPU", value, None));
+    // Both sources exist: the platform counter gets its own line under the timer's.
+    if snapshot.gpu_busy_source == Some(GpuBusySource::Timestamps)
+        && let (Some(busy), Some(source)) = (
+            snapshot.gpu_process_busy_percent,
+            snapshot.gpu_process_source,
+        )
+    {
+        let value = rows.text(format_args!("{} {source}", PercentText(busy)));
+        rows.push(ReadoutRow {
+            name: Cow::Borrowed("process"),
+            value,
+            grade: None,
+            indented: true,
+            budget_fraction: None,
+            kind: Some(HudRow::Gpu),
+        });
+    }
+    push_duration_lines(rows, &snapshot.gpu_passes, snapshot.budget, HudRow::Gpu);
+    if let Some(bound) = snapshot.bound {
+        let verdict = match bound {
+            Bound::Cpu => "CPU",
+            Bound::Gpu => "GPU",
+            Bound::Neither => "neither",
+        };
+        rows.push_value(HudRow::Gpu, "BOUND", None, format_args!("{verdict}"));
+    }
 }
 
 #[cfg(test)]
@@ -117,6 +424,78 @@ mod tests {
                 ("scene", "short short"),
                 ("CPU", "short%")
             ]
+        );
+    }
+
+    /// The rows `shown` makes of `snapshot`.
+    fn rows_of(snapshot: &Snapshot, shown: RowList) -> Vec<ReadoutRow> {
+        let mut rows = FormattedRows::default();
+        rows.fill(snapshot, shown);
+        rows.as_slice().to_vec()
+    }
+
+    #[test]
+    fn the_gpu_row_names_its_source_and_shows_both() {
+        let mut snapshot = Snapshot::empty(profiler_core::FrameBudget::new(None).expect("no pin"));
+        snapshot.gpu_frame = Some(Duration::from_millis(4));
+        snapshot.gpu_busy_percent = Some(24.0);
+        snapshot.gpu_busy_source = Some(GpuBusySource::Timestamps);
+        snapshot.gpu_process_busy_percent = Some(31.0);
+        snapshot.gpu_process_source = Some("NVML");
+        let rows = rows_of(&snapshot, RowList::new(&HudRow::ALL));
+        let values: Vec<(&str, &str)> = rows
+            .iter()
+            .map(|r| (r.name.as_ref(), r.value.as_str()))
+            .collect();
+        assert_eq!(
+            values,
+            [("GPU", "4.00 ms · 24 % timer"), ("process", "31 % NVML")]
+        );
+        snapshot.gpu_frame = None;
+        snapshot.gpu_busy_percent = Some(31.0);
+        snapshot.gpu_busy_source = Some(GpuBusySource::ProcessCounter("NVML"));
+        let rows = rows_of(&snapshot, RowList::new(&HudRow::ALL));
+        assert_eq!(rows.len(), 1, "the counter alone: one line");
+        assert_eq!(rows[0].value, "31 % NVML");
+    }
+
+    /// Only the rows shown are formatted: with every readout known, the compact preset's rows
+    /// come out alone, in order; number only formats none.
+    #[test]
+    fn only_the_rows_shown_are_formatted() {
+        let mut snapshot = Snapshot::empty(profiler_core::FrameBudget::new(None).expect("no pin"));
+        let ms = Duration::from_millis;
+        snapshot.interval = Some(ms(16));
+        snapshot.frame = Some(ms(3));
+        snapshot.p95 = Some(ms(5));
+        snapshot.drop = Some(0.0);
+        snapshot.inv = Some(1.0);
+        snapshot.hitch_ms_per_s = Some(0.0);
+        snapshot.gpu_frame = Some(ms(2));
+        snapshot.cpu_percent = Some(12.0);
+        snapshot.memory_bytes = Some(1 << 20);
+        let names = |shown: &[HudRow]| -> Vec<String> {
+            rows_of(&snapshot, RowList::new(shown))
+                .iter()
+                .map(|row| row.name.to_string())
+                .collect()
+        };
+        assert_eq!(
+            names(&HudRow::ALL).len(),
+            9,
+            "every readout given has its row"
+        );
+        let compact = crate::view::hud_preset::HudPreset::Compact.rows();
+        assert_eq!(names(compact), ["FRAME", "P95", "GPU", "CPU", "MEM"]);
+        assert!(names(&[]).is_empty(), "number only formats no row");
+    }
+
+    #[test]
+    fn unknown_readouts_have_no_row() {
+        let snapshot = Snapshot::empty(profiler_core::FrameBudget::new(None).expect("no pin"));
+        assert!(
+            rows_of(&snapshot, RowList::new(&HudRow::ALL)).is_empty(),
+            "an empty snapshot has no row"
         );
     }
 }

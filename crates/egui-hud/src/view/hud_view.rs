@@ -236,9 +236,9 @@ impl HudView {
     /// formatted when they are shown (see [`Self::readouts_cover`]).
     pub(crate) fn set_readouts(&mut self, snapshot: &Snapshot, why: Option<&WhyReading>) {
         self.readouts_for = self.shown;
-        ReadoutRow::format_into(&mut self.rows, snapshot, self.shown);
+        self.rows.fill(snapshot, self.shown);
         if let Some(why) = why.filter(|_| self.shown.contains(HudRow::Why)) {
-            ReadoutRow::push_why(&mut self.rows, why);
+            self.rows.push_why(why);
         }
         self.max_fps = snapshot.max_fps;
         self.fps = snapshot.fps;
@@ -1257,7 +1257,11 @@ mod tests {
             drawn_mesh(&ctx, &mut view)
         };
         let kept_backdrop = |view: &HudView| {
-            let kept = view.scratch.tessellator.as_ref().expect("a layout made one");
+            let kept = view
+                .scratch
+                .tessellator
+                .as_ref()
+                .expect("a layout made one");
             let (shape, mesh) = kept.backdrop.as_ref().expect("a backdrop was tessellated");
             (shape.rect.size(), mesh.vertices.as_ptr())
         };
@@ -1270,8 +1274,15 @@ mod tests {
         snapshot.frame = Some(Duration::from_millis(5));
         view.set_readouts(&snapshot, None);
         let refreshed = drawn_mesh(&ctx, &mut view);
-        assert_eq!(kept_backdrop(&view), (size, made), "the same size: the backdrop kept");
-        assert!(*refreshed == *fresh_mesh(&snapshot), "kept, as tessellated afresh");
+        assert_eq!(
+            kept_backdrop(&view),
+            (size, made),
+            "the same size: the backdrop kept"
+        );
+        assert!(
+            *refreshed == *fresh_mesh(&snapshot),
+            "kept, as tessellated afresh"
+        );
 
         snapshot.drop = Some(0.25); // one more row: a taller HUD
         view.set_readouts(&snapshot, None);
