@@ -130,10 +130,11 @@ struct Layout {
     details: Option<egui::Rect>,
     /// The rows as one text, for screen readers (and tests); empty when collapsed.
     rows_text: String,
-    /// Everything painted, tessellated at the origin, and the same moved to where the HUD was
-    /// last drawn.
+    /// Everything painted, tessellated with the HUD's top-left corner at `at`.
     mesh: Arc<egui::Mesh>,
-    placed: Option<(egui::Pos2, Arc<egui::Mesh>)>,
+    /// Where the mesh's corner is: the origin after a layout, then where the HUD was last
+    /// drawn.
+    at: egui::Pos2,
 }
 
 /// What lays text out for a layout: the painter (fonts), the colours, the kept galleys, and
@@ -369,16 +370,16 @@ impl HudView {
             debug_assert!(false, "prepare lays the HUD out before it is drawn");
             return;
         };
-        let mesh = match &layout.placed {
-            Some((at, mesh)) if *at == origin => Arc::clone(mesh),
-            _ => {
-                let mut mesh = (*layout.mesh).clone();
-                mesh.translate(origin.to_vec2());
-                let mesh = Arc::new(mesh);
-                layout.placed = Some((origin, Arc::clone(&mesh)));
-                mesh
-            }
-        };
+        if layout.at != origin {
+            // Moved in place: egui let go of the last pass's mesh when it tessellated it, so
+            // nothing is copied (unless a pass of the same frame still holds it). Moved from
+            // the origin, the vertices are the ones a copy moved there would have; moved again
+            // between refreshes (a resized window), within a rounding of them until the next
+            // refresh lays the HUD out again.
+            Arc::make_mut(&mut layout.mesh).translate(origin - layout.at);
+            layout.at = origin;
+        }
+        let mesh = Arc::clone(&layout.mesh);
         if mesh.vertices.len() >= OWN_MESH_MIN_VERTICES {
             // Clipped to itself (and a point for the backdrop's anti-aliased edge), the HUD
             // starts a mesh of its own in egui's tessellator instead of being appended to the
@@ -601,7 +602,7 @@ impl HudView {
             details,
             rows_text,
             mesh: Arc::new(mesh),
-            placed: None,
+            at: egui::Pos2::ZERO,
         }
     }
 
@@ -1290,6 +1291,62 @@ mod tests {
         let (taller_size, _) = kept_backdrop(&view);
         assert!(taller_size.y > size.y, "{taller_size:?} after {size:?}");
         assert!(*taller == *fresh_mesh(&snapshot), "made again, as afresh");
+    }
+
+    /// Drawn where the app places it, the HUD's mesh is moved in place, not copied: at its
+    /// first place its vertices are exactly the laid-out ones moved there; moved again (a
+    /// resized window), within a rounding of them.
+    #[test]
+    fn the_mesh_is_moved_in_place() {
+        let ctx = egui::Context::default();
+        let mut view = HudView::default();
+        view.set_rows(RowList::new(HudPreset::Full.rows()));
+        let id = egui::Id::unique("readout");
+        // Draws the view at `at`; returns its mesh as laid out, if it was laid out in the pass.
+        let draw_at = |view: &mut HudView, at: egui::Pos2| {
+            let mut laid_out = None;
+            let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
+                view.prepare(ui.painter());
+                let layout = view.layout.as_ref().expect("laid out");
+                if layout.at == egui::Pos2::ZERO {
+                    laid_out = Some((*layout.mesh).clone());
+                }
+                let mut widgets = LayerWidgets::new(ui.ctx(), ui.layer_id(), ui.clip_rect());
+                view.draw(ui.painter(), &mut widgets, at, id);
+            });
+            output.textures_delta.clear(); // nothing paints here
+            laid_out
+        };
+        let mesh_of = |view: &HudView| Arc::clone(&view.layout.as_ref().expect("laid out").mesh);
+        let _ = draw_at(&mut view, pos2(0.0, 0.0)); // the font atlas
+        view.set_readouts(
+            &Snapshot::empty(profiler_core::FrameBudget::new(None).expect("no pin")),
+            None,
+        );
+        let laid_out = draw_at(&mut view, pos2(300.0, 10.0)).expect("laid out again");
+        let first = mesh_of(&view);
+        let mut moved_copy = laid_out.clone();
+        moved_copy.translate(vec2(300.0, 10.0));
+        assert_eq!(*first, moved_copy, "exactly the copy moved there");
+        let vertices = first.vertices.as_ptr();
+        drop(first);
+        assert!(draw_at(&mut view, pos2(250.0, 40.5)).is_none(), "kept");
+        let moved = mesh_of(&view);
+        assert_eq!(
+            moved.vertices.as_ptr(),
+            vertices,
+            "moved in place, not copied"
+        );
+        assert_eq!(moved.indices, laid_out.indices);
+        for (moved, laid) in moved.vertices.iter().zip(&laid_out.vertices) {
+            let there = laid.pos + vec2(250.0, 40.5);
+            assert!(
+                (moved.pos - there).length() < 1e-3,
+                "{:?} for {there:?}",
+                moved.pos
+            );
+            assert_eq!((moved.uv, moved.color), (laid.uv, laid.color));
+        }
     }
 
     #[test]
