@@ -104,7 +104,7 @@ impl FrameLog {
         // rotation moves nothing but the start (the window's room was allocated for exactly
         // its capacity).
         if let Some(oldest) = self.retained.front_mut() {
-            std::mem::swap(oldest, trace);
+            oldest.swap_with(trace);
         }
         self.retained.rotate_left(1);
     }

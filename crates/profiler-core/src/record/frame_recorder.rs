@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use crate::SystemTime;
 use crate::frame_sampler::FrameSampler;
 use crate::record::frame_assembly::{FrameAssembly, PaintMarks};
 use crate::record::frame_log::FrameLog;
@@ -42,6 +43,22 @@ impl FrameRecorder {
         let log = &mut self.log;
         self.assembly
             .frame_counted(trace, |trace| Self::complete(log, sampler, trace));
+    }
+
+    /// A counted frame ended, written where it waits (see
+    /// [`FrameAssembly::frame_counted_in_place`]).
+    pub fn frame_counted_in_place(
+        &mut self,
+        sequence: u64,
+        wall_clock: SystemTime,
+        fill: impl FnOnce(&mut FrameTrace),
+        sampler: &mut FrameSampler,
+    ) {
+        let log = &mut self.log;
+        self.assembly
+            .frame_counted_in_place(sequence, wall_clock, fill, |trace| {
+                Self::complete(log, sampler, trace);
+            });
     }
 
     /// The next frame started at `now` (see [`FrameAssembly::frame_started`]).

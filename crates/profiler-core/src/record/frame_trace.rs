@@ -55,6 +55,72 @@ impl FrameTrace {
             gpu: None,
         }
     }
+
+    /// Makes this record what [`Self::new`] makes, in place: the fields are written one by
+    /// one, so that a slot reused for the next frame does not take a whole new record (about
+    /// 1.8 KB, most of it the room for phases the frame may not have) copied into it.
+    pub(crate) fn reset(&mut self, sequence: u64, wall_clock: SystemTime) {
+        // Every field named: a field added to the record must be reset here too.
+        let Self {
+            sequence: kept_sequence,
+            wall_clock: kept_wall_clock,
+            marks,
+            draw,
+            handoff_interval,
+            invalidations,
+            passes,
+            causes,
+            cpu,
+            gpu,
+        } = self;
+        *kept_sequence = sequence;
+        *kept_wall_clock = wall_clock;
+        *marks = LatencyMarks::default();
+        *draw = Duration::ZERO;
+        *handoff_interval = None;
+        *invalidations = 0;
+        *passes = 0;
+        causes.clear();
+        *cpu = None;
+        *gpu = None;
+    }
+
+    /// Swaps two records, as [`std::mem::swap`] does, without moving what both lack: phases
+    /// neither frame has and cause slots empty in both (most of a record's 1.8 KB). The
+    /// retained window swaps a frame in every frame, with the oldest slot out of the CPU's
+    /// caches.
+    pub(crate) fn swap_with(&mut self, other: &mut Self) {
+        // Every field named: a field added to the record must be swapped here too.
+        let Self {
+            sequence,
+            wall_clock,
+            marks,
+            draw,
+            handoff_interval,
+            invalidations,
+            passes,
+            causes,
+            cpu,
+            gpu,
+        } = self;
+        std::mem::swap(sequence, &mut other.sequence);
+        std::mem::swap(wall_clock, &mut other.wall_clock);
+        std::mem::swap(marks, &mut other.marks);
+        std::mem::swap(draw, &mut other.draw);
+        std::mem::swap(handoff_interval, &mut other.handoff_interval);
+        std::mem::swap(invalidations, &mut other.invalidations);
+        std::mem::swap(passes, &mut other.passes);
+        causes.swap_with(&mut other.causes);
+        swap_unless_both_none(cpu, &mut other.cpu);
+        swap_unless_both_none(gpu, &mut other.gpu);
+    }
+}
+
+/// Swaps `a` and `b` unless both are `None` (then there is nothing to swap).
+fn swap_unless_both_none<T>(a: &mut Option<T>, b: &mut Option<T>) {
+    if a.is_some() || b.is_some() {
+        std::mem::swap(a, b);
+    }
 }
 
 /// A call site that asked for a frame (egui's `request_repaint*`) or to redo a pass
@@ -93,7 +159,18 @@ pub struct FrameCauses {
 impl FrameCauses {
     /// Forgets every site (a new frame).
     pub fn clear(&mut self) {
-        *self = Self::default();
+        for slot in self.woke_by.iter_mut().chain(&mut self.discards) {
+            *slot = None;
+        }
+    }
+
+    /// Swaps two frames' sites, slot by slot, leaving slots empty in both untouched.
+    fn swap_with(&mut self, other: &mut Self) {
+        let mine = self.woke_by.iter_mut().chain(&mut self.discards);
+        let theirs = other.woke_by.iter_mut().chain(&mut other.discards);
+        for (a, b) in mine.zip(theirs) {
+            swap_unless_both_none(a, b);
+        }
     }
 
     /// A request that woke the frame, made at `file:line` with `reason`. A site already kept,
@@ -156,4 +233,81 @@ fn push_site(
 /// A source path without its directories, as the HUD shows call sites.
 pub fn short_file(file: &str) -> &str {
     file.rsplit(['/', '\\']).next().unwrap_or(file)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::frame_phases::PhaseName;
+
+    /// Frames with and without CPU phases, GPU passes, wake-ups and discards, each field
+    /// different from the others'.
+    fn frames() -> Vec<FrameTrace> {
+        let mut frames = Vec::new();
+        for n in 0..16_u32 {
+            let mut trace = FrameTrace::new(
+                u64::from(n),
+                SystemTime::UNIX_EPOCH + Duration::from_secs(u64::from(n)),
+            );
+            trace.marks.frame_start = Some(Duration::from_millis(u64::from(n)));
+            trace.draw = Duration::from_micros(u64::from(100 + n));
+            trace.handoff_interval = (n % 3 == 0).then(|| Duration::from_millis(16));
+            trace.invalidations = n;
+            trace.passes = 1 + n % 2;
+            let phases = |count: u32| {
+                let mut phases = FramePhases::default();
+                for i in 0..count {
+                    let name = PhaseName::Shared(format!("phase {n}.{i}").into());
+                    phases.add(name, Duration::from_micros(u64::from(i + n)), None);
+                }
+                (Duration::from_micros(u64::from(n)), phases)
+            };
+            trace.cpu = (n & 1 != 0).then(|| phases(1 + n % 3));
+            trace.gpu = (n & 2 != 0).then(|| phases(n % 2));
+            for site in 0..(n % 6) {
+                let reason = Cow::Owned(format!("reason {n}.{site}"));
+                trace.causes.add_woke_by("src/app.rs", site, &reason);
+            }
+            for site in 0..(n / 4) {
+                trace.causes.add_discard("src/ui.rs", site, &Cow::Borrowed(""));
+            }
+            frames.push(trace);
+        }
+        frames
+    }
+
+    /// Swapped field by field, skipping what both lack, two records end as `mem::swap` leaves
+    /// them, for every pair of frames (phases and causes on either side, both or neither).
+    #[test]
+    fn swapping_skips_only_what_neither_has() {
+        let frames = frames();
+        for a in &frames {
+            for b in &frames {
+                let (mut a_swapped, mut b_swapped) = (a.clone(), b.clone());
+                a_swapped.swap_with(&mut b_swapped);
+                let (mut a_moved, mut b_moved) = (a.clone(), b.clone());
+                std::mem::swap(&mut a_moved, &mut b_moved);
+                assert_eq!(
+                    format!("{a_swapped:?} {b_swapped:?}"),
+                    format!("{a_moved:?} {b_moved:?}"),
+                    "frames {} and {}",
+                    a.sequence,
+                    b.sequence
+                );
+            }
+        }
+    }
+
+    /// A record reset in place is the record `new` makes, whatever it held.
+    #[test]
+    fn a_reset_record_is_a_new_one() {
+        for mut trace in frames() {
+            let wall_clock = SystemTime::UNIX_EPOCH + Duration::from_secs(99);
+            trace.reset(42, wall_clock);
+            assert_eq!(
+                format!("{trace:?}"),
+                format!("{:?}", FrameTrace::new(42, wall_clock))
+            );
+        }
+    }
 }
