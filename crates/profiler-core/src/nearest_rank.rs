@@ -21,13 +21,17 @@ pub(crate) fn p50_p95_max<T: Ord + Copy>(values: &mut [T]) -> Option<(T, T, T)> 
     }
     let at_p95 = nearest_rank_index(values.len(), 95);
     let at_p50 = nearest_rank_index(values.len(), 50);
-    let (below, &mut p95, above) = values.select_nth_unstable(at_p95);
-    let max = above.iter().copied().max().map_or(p95, |m| m.max(p95));
     debug_assert!(at_p50 <= at_p95, "p50 ranks at or below p95");
-    let p50 = if at_p50 == at_p95 {
-        p95
-    } else {
-        *below.select_nth_unstable(at_p50).1
+    // The median first, over all values; then p95 among the half above it (a selection over
+    // n and n/2 values, not n and 0.95·n); the largest is above p95.
+    let (_, &mut p50, above_p50) = values.select_nth_unstable(at_p50);
+    let (p95, max) = match at_p95.checked_sub(at_p50 + 1) {
+        // p95 is the median itself (fewer than 20 values or all equal ranks).
+        None => (p50, above_p50.iter().copied().max().map_or(p50, |m| m.max(p50))),
+        Some(in_above) => {
+            let (_, &mut p95, above_p95) = above_p50.select_nth_unstable(in_above);
+            (p95, above_p95.iter().copied().max().map_or(p95, |m| m.max(p95)))
+        }
     };
     Some((p50, p95, max))
 }
