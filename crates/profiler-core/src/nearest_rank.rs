@@ -26,11 +26,17 @@ pub(crate) fn p50_p95_max<T: Ord + Copy>(values: &mut [T]) -> Option<(T, T, T)> 
     // n and n/2 values, not n and 0.95·n); the largest is above p95.
     let (_, &mut p50, above_p50) = values.select_nth_unstable(at_p50);
     let (p95, max) = match at_p95.checked_sub(at_p50 + 1) {
-        // p95 is the median itself (fewer than 20 values or all equal ranks).
-        None => (p50, above_p50.iter().copied().max().map_or(p50, |m| m.max(p50))),
+        // p95 ranks with the median: a single value.
+        None => (
+            p50,
+            above_p50.iter().copied().max().map_or(p50, |m| m.max(p50)),
+        ),
         Some(in_above) => {
             let (_, &mut p95, above_p95) = above_p50.select_nth_unstable(in_above);
-            (p95, above_p95.iter().copied().max().map_or(p95, |m| m.max(p95)))
+            (
+                p95,
+                above_p95.iter().copied().max().map_or(p95, |m| m.max(p95)),
+            )
         }
     };
     Some((p50, p95, max))

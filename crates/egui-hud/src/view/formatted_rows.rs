@@ -28,8 +28,11 @@ impl FormattedRows {
         &self.rows
     }
 
-    /// Drops the rows, keeping their strings for the next ones.
+    /// Drops the rows, keeping their strings for the next ones. Strings the last rows did not
+    /// take back are dropped, so what is kept is never more than the rows' own (a row made
+    /// with a string of its own, as the benchmark card's are, adds its string once).
     pub(crate) fn clear(&mut self) {
+        self.spare.clear();
         for row in self.rows.drain(..).rev() {
             self.spare.push(emptied(row.value));
             if let Cow::Owned(name) = row.name {
@@ -64,20 +67,18 @@ impl FormattedRows {
         self.rows.push(row);
     }
 
-    /// Puts `row` at `index` (at most the number of rows), moving the rows after it down.
-    pub(crate) fn insert(&mut self, index: usize, row: ReadoutRow) {
-        debug_assert!(
-            index <= self.rows.len(),
-            "a row goes among the rows or after"
-        );
-        self.rows.insert(index.min(self.rows.len()), row);
-    }
-
     /// Formats the rows of `shown` for `snapshot` (the last ones cleared first), in display
     /// order; a readout that is `None` has no row (GPU passes that cannot be timed here have
     /// none either; the hover text says why). A row not shown is not formatted: the default
     /// preset shows 7 of about 20.
-    pub(crate) fn fill(&mut self, snapshot: &Snapshot, shown: RowList) {
+    /// `why` is WHY's reading when its row is shown: placed after INV, which it explains (last
+    /// without INV).
+    pub(crate) fn fill(
+        &mut self,
+        snapshot: &Snapshot,
+        shown: RowList,
+        mut why: Option<&WhyReading>,
+    ) {
         let rows = self;
         rows.clear();
         push_frame_rows(rows, snapshot, shown);
@@ -88,6 +89,9 @@ impl FormattedRows {
             && let Some(inv) = snapshot.inv
         {
             rows.push_value(HudRow::Inv, "INV", None, format_args!("{inv:.2}"));
+            if let Some(why) = why.take() {
+                rows.push_why(why);
+            }
         }
         if shown.contains(HudRow::Miss)
             && let (Some(missed), Some(share)) = (snapshot.missed_refreshes, snapshot.missed_frames)
@@ -143,11 +147,14 @@ impl FormattedRows {
         if shown.contains(HudRow::Latency) {
             push_latency_row(rows, snapshot);
         }
+        if let Some(why) = why {
+            rows.push_why(why);
+        }
     }
 
     /// The WHY row: the busiest call site and its rate (the rest are in the hover text), or
-    /// "idle" when the app asked for nothing. Placed after INV, which it explains.
-    pub(crate) fn push_why(&mut self, why: &WhyReading) {
+    /// "idle" when the app asked for nothing.
+    fn push_why(&mut self, why: &WhyReading) {
         let rows = self;
         let value = match why.top_sites.first() {
             Some(site) => {
@@ -165,12 +172,7 @@ impl FormattedRows {
             }
             None => rows.text(format_args!("idle")),
         };
-        let at = rows
-            .as_slice()
-            .iter()
-            .position(|row| row.name == "INV")
-            .map_or(rows.as_slice().len(), |inv| inv + 1);
-        rows.insert(at, ReadoutRow::new(HudRow::Why, "WHY", value, None));
+        rows.push(ReadoutRow::new(HudRow::Why, "WHY", value, None));
     }
 }
 
@@ -427,10 +429,73 @@ mod tests {
         );
     }
 
+    /// WHY sits after INV (last without INV), and two refreshes of the same rows, WHY
+    /// included, write each row into the string it had: nothing is allocated for them.
+    #[test]
+    fn why_follows_inv_and_refreshes_reuse_every_string() {
+        use crate::repaint::why_reading::RepaintSiteRate;
+        let mut snapshot = Snapshot::empty(profiler_core::FrameBudget::new(None).expect("no pin"));
+        snapshot.frame = Some(Duration::from_millis(3));
+        snapshot.inv = Some(1.0);
+        snapshot.cpu_percent = Some(12.0);
+        let why = WhyReading {
+            top_sites: vec![RepaintSiteRate {
+                file: "src/app.rs",
+                line: 7,
+                reason: None,
+                per_sec: 60.0,
+            }],
+            ..WhyReading::default()
+        };
+        let shown = RowList::new(&HudRow::ALL);
+        let names = |rows: &FormattedRows| -> Vec<String> {
+            rows.as_slice()
+                .iter()
+                .map(|r| format!("{} {}", r.name, r.value))
+                .collect()
+        };
+        let mut rows = FormattedRows::default();
+        rows.fill(&snapshot, shown, Some(&why));
+        assert_eq!(
+            names(&rows),
+            ["FRAME 3.00 ms", "INV 1.00", "WHY app.rs:7 60/s", "CPU 12 %"]
+        );
+        let strings = |rows: &FormattedRows| -> Vec<*const u8> {
+            rows.as_slice()
+                .iter()
+                .map(|row| row.value.as_ptr())
+                .collect()
+        };
+        let first = strings(&rows);
+        rows.fill(&snapshot, shown, Some(&why));
+        assert_eq!(strings(&rows), first, "each row's string back in its row");
+
+        snapshot.inv = None;
+        rows.fill(&snapshot, shown, Some(&why));
+        assert_eq!(
+            names(&rows),
+            ["FRAME 3.00 ms", "CPU 12 %", "WHY app.rs:7 60/s"]
+        );
+    }
+
+    /// Rows made with strings of their own (the benchmark card's) do not pile up: what is kept
+    /// for the next refresh is at most the strings of the rows cleared.
+    #[test]
+    fn kept_strings_are_bounded_by_the_rows() {
+        let mut rows = FormattedRows::default();
+        for _ in 0..100 {
+            rows.clear();
+            rows.push_value(HudRow::Frame, "FRAME", None, format_args!("3 ms"));
+            rows.push(ReadoutRow::note("BENCH", "a string of its own".to_owned()));
+        }
+        rows.clear();
+        assert_eq!(rows.spare.len(), 2, "the two rows' strings, no more");
+    }
+
     /// The rows `shown` makes of `snapshot`.
     fn rows_of(snapshot: &Snapshot, shown: RowList) -> Vec<ReadoutRow> {
         let mut rows = FormattedRows::default();
-        rows.fill(snapshot, shown);
+        rows.fill(snapshot, shown, None);
         rows.as_slice().to_vec()
     }
 

@@ -237,10 +237,8 @@ impl HudView {
     /// formatted when they are shown (see [`Self::readouts_cover`]).
     pub(crate) fn set_readouts(&mut self, snapshot: &Snapshot, why: Option<&WhyReading>) {
         self.readouts_for = self.shown;
-        self.rows.fill(snapshot, self.shown);
-        if let Some(why) = why.filter(|_| self.shown.contains(HudRow::Why)) {
-            self.rows.push_why(why);
-        }
+        let why = why.filter(|_| self.shown.contains(HudRow::Why));
+        self.rows.fill(snapshot, self.shown, why);
         self.max_fps = snapshot.max_fps;
         self.fps = snapshot.fps;
         self.latency_p50.clear();

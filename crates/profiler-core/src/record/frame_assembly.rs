@@ -116,12 +116,7 @@ impl FrameAssembly {
     /// A counted frame ended (start, UI end, request, draw, causes known). `complete` receives
     /// each frame handed on, and may swap it out.
     pub fn frame_counted(&mut self, trace: FrameTrace, complete: impl FnMut(&mut FrameTrace)) {
-        self.frame_counted_in_place(
-            trace.sequence,
-            trace.wall_clock,
-            |slot| *slot = trace,
-            complete,
-        );
+        self.count(|slot| *slot = trace, complete);
     }
 
     /// As [`Self::frame_counted`], with the frame written where it waits: its slot's record is
@@ -133,6 +128,21 @@ impl FrameAssembly {
         sequence: u64,
         wall_clock: SystemTime,
         fill: impl FnOnce(&mut FrameTrace),
+        complete: impl FnMut(&mut FrameTrace),
+    ) {
+        self.count(
+            |slot| {
+                slot.reset(sequence, wall_clock);
+                fill(slot);
+            },
+            complete,
+        );
+    }
+
+    /// Counts a frame: hands on the open one, and `write`s the new frame into a free slot.
+    fn count(
+        &mut self,
+        write: impl FnOnce(&mut FrameTrace),
         mut complete: impl FnMut(&mut FrameTrace),
     ) {
         // A counted frame not followed by a start: as it is.
@@ -145,8 +155,7 @@ impl FrameAssembly {
         };
         self.counted += 1;
         if let Some(slot) = self.slots.get_mut(free) {
-            slot.trace.reset(sequence, wall_clock);
-            fill(&mut slot.trace);
+            write(&mut slot.trace);
             slot.state = SlotState::Open {
                 screen_pending: self.expects_presentations,
             };

@@ -269,7 +269,9 @@ mod tests {
                 trace.causes.add_woke_by("src/app.rs", site, &reason);
             }
             for site in 0..(n / 4) {
-                trace.causes.add_discard("src/ui.rs", site, &Cow::Borrowed(""));
+                trace
+                    .causes
+                    .add_discard("src/ui.rs", site, &Cow::Borrowed(""));
             }
             frames.push(trace);
         }
