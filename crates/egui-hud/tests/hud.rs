@@ -477,6 +477,92 @@ fn rows_a_preset_brings_show_before_the_next_refresh() {
     );
 }
 
+/// The default rows (compact) show neither the lows nor LATENCY, so a refresh leaves them out of
+/// its snapshot; whatever asks for them still gets them: `egui_hud::snapshot`, the hover, and
+/// the full preset's rows brought by the key between refreshes.
+#[test]
+fn readouts_the_rows_do_not_show_are_read_when_asked_for() {
+    let compact = || {
+        let mut app = App::new();
+        app.preset = Some(HudPreset::Compact);
+        Harness::builder()
+            .with_size(egui::vec2(240.0, 300.0))
+            .with_step_dt(0.1)
+            .build_ui_state(App::ui, app)
+    };
+    let rows = |harness: &Harness<'_, App>| {
+        harness
+            .query_by_label_contains("FRAME")
+            .and_then(|node| node.accesskit_node().label().or_else(|| node.value()))
+            .unwrap_or_default()
+    };
+
+    // The hover names AVG and the lows whatever the rows (nothing else read them first).
+    let mut hovered = compact();
+    hovered.run_steps(12);
+    assert!(
+        !rows(&hovered).contains("AVG"),
+        "compact: {}",
+        rows(&hovered)
+    );
+    hovered.get_by_label("MAX FPS").hover();
+    // egui shows a tooltip after its delay (0.5 s of egui time).
+    hovered.run_steps(8);
+    assert!(
+        hovered
+            .query_by_label_contains("= 1 / mean interval")
+            .is_some(),
+        "the hover's AVG line"
+    );
+
+    // The rows the key brings between refreshes (compact -> full), right after a refresh that
+    // nothing read: the harness steps 100 ms, the refreshes are 500 ms apart.
+    let mut keyed = compact();
+    let samples = |harness: &Harness<'_, App>| egui_hud::snapshot(&harness.ctx).map(|s| s.samples);
+    keyed.run_steps(12);
+    let mut before = samples(&keyed);
+    let mut refreshed = false;
+    for _ in 0..10 {
+        keyed.run_steps(1);
+        let now = samples(&keyed);
+        refreshed = now != before;
+        if refreshed {
+            break;
+        }
+        before = now;
+    }
+    assert!(refreshed, "a refresh within 10 steps of 100 ms");
+    let read_then = samples(&keyed);
+    keyed.run_steps(5); // the next refresh, at the fifth step
+    keyed.key_press(egui::Key::F10); // compact -> full
+    keyed.run_steps(2);
+    let full = rows(&keyed);
+    assert!(
+        full.contains("AVG") && full.contains("1% LOW"),
+        "full's rows right after the key: {full:?}"
+    );
+    assert_ne!(
+        samples(&keyed),
+        read_then,
+        "they come from a refresh after the one read through the API"
+    );
+
+    // The API reads them too.
+    let mut read = compact();
+    read.run_steps(12);
+    let snapshot = hud_snapshot(&read);
+    // The app's requests wake no frame here (kittest runs its steps), so LATENCY has no total;
+    // its stages read.
+    let ui_stage = snapshot
+        .latency
+        .iter()
+        .find(|r| r.stage == profiler_core::LatencyStage::Ui);
+    assert!(
+        snapshot.lows.is_some() && ui_stage.is_some_and(|r| r.frames > 0),
+        "the lows and the latency path: {snapshot:?}"
+    );
+}
+
 /// The other side of the rule above: when the app's own request is the sooner one, the frames
 /// it wakes are the app's and are counted.
 #[test]

@@ -8,6 +8,7 @@ use crate::presentation::{MatchedPresentation, PresentationOutcome};
 use crate::presentation_stats::PresentationStats;
 use crate::sample_ring::SampleRing;
 use crate::session_stats::SessionStats;
+use crate::snapshot_parts::SnapshotParts;
 use crate::{
     Bound, Clock, ConfigError, FrameBudget, FrameOrigin, FrameRecord, FrameVerdict, GpuBusySource,
     LatencyMarks, RejectedEvents, SamplerConfig, Snapshot,
@@ -448,9 +449,17 @@ impl FrameSampler {
         self.rejected = RejectedEvents::default();
     }
 
-    /// The readouts now. Cost: O(capacity) (a selection for P95, a scan for DROP); allocates
-    /// only the per-pass GPU list.
+    /// The readouts now, every part of them ([`SnapshotParts::ALL`]). Cost: O(capacity) (a
+    /// selection for P95, a scan for DROP, eleven selections for the latency path); allocates
+    /// the snapshot's lists.
     pub fn snapshot(&mut self) -> Snapshot {
+        self.snapshot_of(SnapshotParts::ALL)
+    }
+
+    /// The readouts now, with only the costlier `parts` asked for: the others are `None` (the
+    /// lows) or empty (the latency path) until [`Self::fill`] reads them. Cost: that of
+    /// [`Self::snapshot`], less the parts left out.
+    pub fn snapshot_of(&mut self, parts: SnapshotParts) -> Snapshot {
         let now = self.clock.now();
         let mut snapshot = Snapshot::empty(self.budget);
         snapshot.samples = self.draws.len();
@@ -490,7 +499,6 @@ impl FrameSampler {
             snapshot.miss_from_refresh_counter = true;
         }
 
-        snapshot.lows = self.session.lows();
         snapshot.hitch_ms_per_s = self.session.hitch_ms_per_s();
         // Read from the first counted frame on, over every present (the warm-up's too).
         if self.draws.len() > 0
@@ -516,14 +524,24 @@ impl FrameSampler {
             self.cpu_phases.readings(&mut snapshot.cpu_phases);
             snapshot.cpu_phases_untracked = self.untracked_cpu_phases + self.cpu_phases.untracked();
         }
-        if self.latency.latest().is_some() {
+        self.fill(&mut snapshot, parts);
+        self.set_max_fps_and_bound(&mut snapshot);
+        snapshot
+    }
+
+    /// Reads `parts` of `snapshot` now: what [`Self::snapshot_of`] left out, read when something
+    /// asks for it (from the frames recorded until now, so a few more than the rest of the
+    /// snapshot's). Cost: that of the parts.
+    pub fn fill(&mut self, snapshot: &mut Snapshot, parts: SnapshotParts) {
+        if parts.lows {
+            snapshot.lows = self.session.lows();
+        }
+        if parts.latency && self.latency.latest().is_some() {
             self.latency
                 .readings(&mut snapshot.latency, &mut self.scratch_signed_nanos);
             snapshot.latency_total = self.latency.total(&mut self.scratch_signed_nanos);
             snapshot.latency_latest = self.latency.latest();
         }
-        self.set_max_fps_and_bound(&mut snapshot);
-        snapshot
     }
 
     /// MAX FPS from the slower side, and BOUND when it is over budget (see [`Bound`]).

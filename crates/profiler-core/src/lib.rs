@@ -78,6 +78,7 @@ mod sample_ring;
 mod sampler_config;
 mod session_stats;
 mod snapshot;
+mod snapshot_parts;
 
 pub use crate::benchmark_comparison::{BenchmarkComparison, MetricChange, Verdict};
 pub use crate::benchmark_summary::{BenchmarkSummary, MillisPercentiles};
@@ -112,6 +113,7 @@ pub use crate::resource_monitor_config::ResourceMonitorConfig;
 pub use crate::resource_reading::ResourceReading;
 pub use crate::sampler_config::SamplerConfig;
 pub use crate::snapshot::{GpuBusySource, Snapshot};
+pub use crate::snapshot_parts::SnapshotParts;
 /// The `Instant` [`Clock::time_of`] takes: `std::time::Instant`, or `web_time::Instant` on
 /// wasm32 (where std's panics).
 #[cfg(not(target_arch = "wasm32"))]

@@ -7,7 +7,7 @@ use std::time::Duration;
 use profiler_core::{
     Bound, Clock as _, ConfigError, FrameBudget, FrameOrigin, FrameRecord, FrameSampler,
     FrameVerdict, GpuBusySource, Grade, LatencyEnd, LatencyMarks, LatencyStage, ManualClock,
-    SamplerConfig,
+    SamplerConfig, SnapshotParts,
 };
 
 fn ms(v: u64) -> Duration {
@@ -1064,6 +1064,74 @@ fn latency_is_the_distribution_of_each_frames_request_to_gpu_end_not_a_sum_of_me
         .filter_map(|&stage| snap.latency.iter().find(|r| r.stage == stage)?.p50)
         .sum();
     assert_eq!(sum_of_medians, ms(3), "what the old row summed");
+}
+
+/// A snapshot that leaves the lows and the latency path out has neither; filling them in
+/// afterwards gives exactly the snapshot that read them at once (nothing was recorded between).
+#[test]
+fn parts_left_out_are_absent_until_filled_and_then_as_read_at_once() {
+    let (mut s, clock) = sampler(no_warmup());
+    for i in 0..40_u64 {
+        frame(&mut s, &clock, ms(2 + i % 5), ms(16 + i % 3));
+    }
+    let mut latest = LatencyMarks::default();
+    for i in 0..12_u64 {
+        latest = woken_frame(
+            ms(1000 * (i + 1)),
+            ms(1 + i % 4),
+            ms(2 + i % 3),
+            ms(3),
+            ms(4),
+        );
+        s.record_latency(&latest);
+    }
+    let whole = s.snapshot();
+    assert!(
+        whole.lows.is_some() && whole.latency_total.is_some() && !whole.latency.is_empty(),
+        "the sampler has both parts to read: {whole:?}"
+    );
+    assert_eq!(
+        whole.latency_latest,
+        Some(latest),
+        "the latest frame's marks"
+    );
+
+    let mut cheap = s.snapshot_of(SnapshotParts::NONE);
+    assert_eq!(
+        (
+            cheap.lows,
+            cheap.latency.len(),
+            cheap.latency_total,
+            cheap.latency_latest
+        ),
+        (None, 0, None, None),
+        "left out: absent, not zero"
+    );
+    assert_eq!(
+        (cheap.frame, cheap.p95, cheap.fps, cheap.max_fps),
+        (whole.frame, whole.p95, whole.fps, whole.max_fps),
+        "the other readings are read as always"
+    );
+    s.fill(
+        &mut cheap,
+        SnapshotParts {
+            lows: true,
+            latency: false,
+        },
+    );
+    assert_eq!(
+        (cheap.lows, cheap.latency.len()),
+        (whole.lows, 0),
+        "only the lows"
+    );
+    s.fill(
+        &mut cheap,
+        SnapshotParts::ALL.without(SnapshotParts {
+            lows: true,
+            latency: false,
+        }),
+    );
+    assert_eq!(cheap, whole, "filled: the snapshot read at once");
 }
 
 #[test]

@@ -326,9 +326,12 @@ impl FramePlugin {
     }
 
     /// The readouts `viewport` shows, if any.
-    pub(crate) fn displayed(&self, viewport: egui::ViewportId) -> Option<profiler_core::Snapshot> {
+    pub(crate) fn displayed(
+        &mut self,
+        viewport: egui::ViewportId,
+    ) -> Option<profiler_core::Snapshot> {
         self.viewports
-            .get(&viewport)
+            .get_mut(&viewport)
             .and_then(|state| state.displayed().cloned())
     }
 

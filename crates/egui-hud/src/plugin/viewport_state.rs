@@ -7,6 +7,7 @@ use profiler_core::{
 };
 
 use profiler_core::Instant;
+use profiler_core::SnapshotParts;
 use profiler_core::presentation::{CommittedFrame, PresentationError, PresentationSource};
 use profiler_core::record::frame_assembly::PaintMarks;
 use profiler_core::record::frame_log::FrameLog;
@@ -67,6 +68,10 @@ pub(crate) struct ViewportState {
     /// `None` while `fps_monitor` has it out to draw.
     view: Option<HudView>,
     displayed: Option<Snapshot>,
+    /// The costlier readings the last refresh left out of `displayed` because no row shown
+    /// then needed them; read into it when something asks (the API, the hover, a preset
+    /// chosen between refreshes).
+    displayed_lacks: SnapshotParts,
     refresh_hz: Option<f64>,
     /// The window at the previous frame, to tell a window-driven frame from the tick's.
     window: Option<WindowFingerprint>,
@@ -155,6 +160,15 @@ struct Visibility {
     hidden_since_secs: Option<f64>,
 }
 
+/// The costlier parts of a snapshot that `rows` show: the lows in their row, the latency path
+/// in LATENCY's row and its bar.
+fn parts_shown_in(rows: RowList) -> SnapshotParts {
+    SnapshotParts {
+        lows: rows.contains(HudRow::Lows),
+        latency: rows.contains(HudRow::Latency),
+    }
+}
+
 /// Where the cycling key's choice is kept in egui memory, per viewport.
 fn preset_memory_id(viewport: egui::ViewportId) -> egui::Id {
     egui::Id::unique(("egui_hud_preset", viewport))
@@ -173,6 +187,7 @@ impl Default for ViewportState {
             pacing: Pacing::default(),
             view: Some(HudView::default()),
             displayed: None,
+            displayed_lacks: SnapshotParts::NONE,
             refresh_hz: None,
             window: None,
             visibility: Visibility::default(),
@@ -278,9 +293,24 @@ impl ViewportState {
         self.why.as_ref()
     }
 
-    /// The readouts on screen.
-    pub(crate) fn displayed(&self) -> Option<&Snapshot> {
+    /// The readouts on screen, with the parts the last refresh left out read now (see
+    /// [`Self::fill_displayed`]).
+    pub(crate) fn displayed(&mut self) -> Option<&Snapshot> {
+        self.fill_displayed(SnapshotParts::ALL);
         self.displayed.as_ref()
+    }
+
+    /// Reads into the displayed snapshot the parts of `wanted` that the last refresh left out:
+    /// from the frames recorded until now, once per refresh at most.
+    fn fill_displayed(&mut self, wanted: SnapshotParts) {
+        let missing = self.displayed_lacks.and(wanted);
+        if !missing.any() {
+            return;
+        }
+        if let (Some(sampler), Some(snapshot)) = (&mut self.sampler, &mut self.displayed) {
+            sampler.fill(snapshot, missing);
+            self.displayed_lacks = self.displayed_lacks.without(missing);
+        }
     }
 
     /// The app's phase handle for this viewport.
@@ -674,16 +704,18 @@ impl ViewportState {
     /// the HUD and it was not built since: a refresh leaves it to be built, since most are never
     /// hovered.
     pub(crate) fn ensure_hover(&mut self, ctx: &egui::Context, viewport: egui::ViewportId) {
-        let (Some(view), Some(snapshot)) = (&mut self.view, &self.displayed) else {
-            return;
-        };
-        if !view.lacks_hover()
+        if self.view.as_ref().is_none_or(|view| !view.lacks_hover())
             || !ctx
                 .read_response(HudView::body_id(viewport))
                 .is_some_and(|body| body.contains_pointer())
         {
             return;
         }
+        // The hover names the lows and the latency stages whatever the rows.
+        self.fill_displayed(SnapshotParts::ALL);
+        let (Some(view), Some(snapshot)) = (&mut self.view, &self.displayed) else {
+            return;
+        };
         let hover = ReadoutHover {
             snapshot,
             why: self.why.as_ref(),
@@ -696,6 +728,10 @@ impl ViewportState {
     /// Refreshes the readouts from the sampler (and the resource thread's latest reading);
     /// `export_note` says how the latest background export went, for a few seconds.
     pub(crate) fn refresh(&mut self, resources: &ResourceMonitor, export_note: Option<&str>) {
+        // The lows and the latency path only for rows that show them: for the default rows they
+        // were most of the snapshot's time (the p50, p95 and max of eleven distributions, three
+        // walks of the interval histogram).
+        let parts = parts_shown_in(self.rows_to_show());
         let Some(sampler) = &mut self.sampler else {
             return;
         };
@@ -705,7 +741,8 @@ impl ViewportState {
                 .repaint_sites
                 .take_reading(now.saturating_sub(since).as_secs_f64());
         }
-        let mut snapshot = sampler.snapshot();
+        let mut snapshot = sampler.snapshot_of(parts);
+        self.displayed_lacks = SnapshotParts::ALL.without(parts);
         if self.sample_resources {
             snapshot.apply_resources(&resources.request());
         }
@@ -746,6 +783,7 @@ impl ViewportState {
     /// refresh.
     pub(crate) fn cover_shown_rows(&mut self, export_note: Option<&str>) {
         let rows = self.rows_to_show();
+        self.fill_displayed(parts_shown_in(rows));
         let benchmark = self.benchmark_status();
         let (Some(view), Some(snapshot)) = (&mut self.view, &self.displayed) else {
             return;
