@@ -530,8 +530,8 @@ impl FrameSampler {
     }
 
     /// Reads `parts` of `snapshot` now: what [`Self::snapshot_of`] left out, read when something
-    /// asks for it (from the frames recorded until now, so a few more than the rest of the
-    /// snapshot's). Cost: that of the parts.
+    /// asks for it, from the frames recorded until now: up to a refresh interval's more than
+    /// the rest of the snapshot's. Cost: that of the parts.
     pub fn fill(&mut self, snapshot: &mut Snapshot, parts: SnapshotParts) {
         if parts.lows {
             snapshot.lows = self.session.lows();

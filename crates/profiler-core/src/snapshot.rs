@@ -112,12 +112,14 @@ pub struct Snapshot {
     /// keep. The HUD's hover says so when it is not 0.
     pub cpu_phases_untracked: u64,
     /// The latency path: one reading per [`crate::LatencyStage`], path order, over the retained
-    /// frames whose marks came in; empty until the first such frame (see `docs/readouts.md`).
+    /// frames whose marks came in; empty until the first such frame (see `docs/readouts.md`),
+    /// and in a snapshot that left the latency path out ([`crate::SnapshotParts`]).
     pub latency: Vec<LatencyReading>,
     /// LATENCY: the distribution of each retained frame's own request → GPU end (or UI end where
     /// no GPU end is known; [`LatencyTotal::end`] says which); `None` until a frame a request
-    /// woke came in. The stages in [`Snapshot::latency`] are its breakdown, except
-    /// [`crate::LatencyStage::AfterGpu`] (present, vsync wait and idle: not on the latency path).
+    /// woke came in, or when the latency path was left out. The stages in [`Snapshot::latency`]
+    /// on the latency path ([`crate::LatencyStage::is_on_latency_path`]) are its breakdown; the
+    /// others (the timer's lateness, the time after the GPU's end, the screen marks) are not.
     pub latency_total: Option<LatencyTotal>,
     /// The marks of the latest frame behind [`Snapshot::latency`].
     pub latency_latest: Option<LatencyMarks>,
@@ -132,7 +134,8 @@ pub struct Snapshot {
     /// Mean time the HUD spent drawing itself per frame (already left out of FRAME).
     pub overlay_cost: Option<Duration>,
     /// `AVG`, `1% LOW`, `0.1% LOW` since the sampler started or was reset, over the present
-    /// intervals of frames wanted back to back; `None` before the first such interval.
+    /// intervals of frames wanted back to back; `None` before the first such interval, and in a
+    /// snapshot that left the lows out ([`crate::SnapshotParts`]).
     pub lows: Option<FrameRateLows>,
     /// `HITCH`: milliseconds the frames wanted back to back were shown late (`(k − 1)` refresh
     /// periods for an interval of `k`; the budget when the rate is unknown), per second spent

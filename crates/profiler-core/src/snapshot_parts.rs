@@ -9,7 +9,7 @@ pub struct SnapshotParts {
     /// slowest 1 % of the interval histogram.
     pub lows: bool,
     /// The latency path ([`crate::Snapshot::latency`], `latency_total`, `latency_latest`): the
-    /// p50 / p95 / max of each of its ten stages and of LATENCY.
+    /// p50 / p95 / max of each of the ten stage readings and of LATENCY.
     pub latency: bool,
 }
 

@@ -7,7 +7,10 @@ use crate::plugin::frame_plugin::FramePlugin;
 use crate::repaint::why_reading::WhyReading;
 
 /// The readouts currently on screen for the current viewport: `None` before the first tick and
-/// while the HUD is hidden. Cost: a lock of the HUD's plugin and a clone of the snapshot.
+/// while the HUD is hidden. The lows and the latency path are in it whatever the rows shown: a
+/// refresh leaves them out when no row shows them, and the first call after it reads them then
+/// (from the frames recorded until the call). Cost: a lock of the HUD's plugin and a clone of
+/// the snapshot; the first call after such a refresh also those readings (a few µs).
 pub fn snapshot(ctx: &egui::Context) -> Option<profiler_core::Snapshot> {
     let viewport = ctx.viewport_id();
     ctx.with_plugin::<FramePlugin, _>(|plugin| plugin.displayed(viewport))

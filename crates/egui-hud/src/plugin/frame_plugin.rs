@@ -325,7 +325,8 @@ impl FramePlugin {
         self.state_mut(viewport).set_presentation(source);
     }
 
-    /// The readouts `viewport` shows, if any.
+    /// The readouts `viewport` shows, if any, with the parts its last refresh left out read
+    /// now.
     pub(crate) fn displayed(
         &mut self,
         viewport: egui::ViewportId,
