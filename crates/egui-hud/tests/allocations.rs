@@ -116,3 +116,73 @@ fn the_shown_hud_allocates_nothing_between_refreshes() {
         );
     }
 }
+
+/// Allocations inside each `fps_monitor` call over 2.4 s of 100 ms steps (five refreshes) of
+/// the compact HUD on a manual clock, after a warm-up, with the pointer resting over the HUD's
+/// rows (away from the main readout) or outside the HUD.
+fn allocations_with_the_pointer(over_the_rows: bool) -> Vec<u64> {
+    let clock = Arc::new(ManualClock::new());
+    let as_clock: Arc<dyn Clock> = Arc::clone(&clock) as Arc<dyn Clock>;
+    let counts = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let counted = Arc::clone(&counts);
+    let mut harness = egui_kittest::Harness::builder()
+        .with_size(egui::vec2(400.0, 400.0))
+        .with_step_dt(0.1)
+        .build_ui(move |ui| {
+            ui.label("an app");
+            clock.advance(Duration::from_millis(4));
+            let before = allocations();
+            FpsMonitor::new()
+                .clock(Arc::clone(&as_clock))
+                .sample_resources(false)
+                .preset(HudPreset::Compact)
+                .show(ui.ctx());
+            let inside = allocations() - before;
+            if let Ok(mut counts) = counted.lock() {
+                counts.push(inside);
+            }
+            clock.advance(Duration::from_millis(96));
+        });
+    harness.run_steps(12);
+    if over_the_rows {
+        use egui_kittest::kittest::Queryable as _;
+        // The HUD's body, labelled with its rows; its middle is a row, below the readout.
+        harness.get_by_label_contains("FRAME").hover();
+    } else {
+        harness.hover_at(egui::pos2(10.0, 390.0));
+    }
+    harness.run_steps(3);
+    counts.lock().expect("not poisoned").clear();
+    harness.run_steps(24);
+    let counts = counts.lock().expect("not poisoned").clone();
+    counts
+}
+
+/// The hover text shows only over the main readout, so it is built only there: a pointer
+/// resting over the rows (the HUD covers a corner of the app) reads nothing more at a refresh
+/// than a pointer elsewhere, neither the text nor the parts of the snapshot the rows left out.
+/// egui's own work for the widget under the pointer (it clones its list of plugins to tell
+/// them) falls inside the HUD's call while the pointer is over the HUD, the same in every
+/// frame; so each frame's count over the rows is the one away from the HUD plus a constant.
+#[test]
+fn a_pointer_resting_on_the_rows_builds_no_hover_text() {
+    let away = allocations_with_the_pointer(false);
+    let over_the_rows = allocations_with_the_pointer(true);
+    assert_eq!(away.len(), over_the_rows.len(), "the same frames");
+    let least = away.iter().copied().min().unwrap_or_default();
+    let refreshes = away.iter().filter(|&&count| count > least).count();
+    assert!(
+        refreshes >= 3,
+        "frames that refreshed allocate more than others (their snapshots): {away:?}"
+    );
+    let differences: Vec<i128> = over_the_rows
+        .iter()
+        .zip(&away)
+        .map(|(&over, &away)| i128::from(over) - i128::from(away))
+        .collect();
+    assert!(
+        differences.iter().all(|&d| d == differences[0]),
+        "allocations over the rows less those away, frame by frame: {differences:?} \
+         (over the rows {over_the_rows:?}, away {away:?})"
+    );
+}

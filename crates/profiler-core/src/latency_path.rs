@@ -54,6 +54,8 @@ impl LatencyPath {
     /// Every stage's reading, path order; `scratch` is reused for the selection.
     pub(crate) fn readings(&self, out: &mut Vec<LatencyReading>, scratch: &mut Vec<i64>) {
         out.clear();
+        // Once, not grown a reading at a time: the snapshot's list is new at each refresh.
+        out.reserve(LatencyStage::ALL.len());
         for stage in LatencyStage::ALL {
             scratch.clear();
             if let Some(ring) = self.stages.get(stage.index()) {

@@ -701,13 +701,16 @@ impl ViewportState {
     }
 
     /// Builds the view's hover text from the last refresh's readouts, if the pointer is over
-    /// the HUD and it was not built since: a refresh leaves it to be built, since most are never
-    /// hovered.
+    /// the main readout (where the text shows) and it was not built since: a refresh leaves it
+    /// to be built, since most are never hovered. Not for the pointer anywhere over the HUD:
+    /// the HUD covers a corner of the app, where a pointer may rest for minutes, and the text
+    /// reads every part of the snapshot the rows left out. egui finds what is under the pointer
+    /// when the pass begins, so the readout's response read here is the one it draws with.
     pub(crate) fn ensure_hover(&mut self, ctx: &egui::Context, viewport: egui::ViewportId) {
         if self.view.as_ref().is_none_or(|view| !view.lacks_hover())
             || !ctx
-                .read_response(HudView::body_id(viewport))
-                .is_some_and(|body| body.contains_pointer())
+                .read_response(HudView::readout_id(viewport))
+                .is_some_and(|readout| readout.contains_pointer())
         {
             return;
         }

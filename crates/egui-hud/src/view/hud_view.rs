@@ -179,13 +179,7 @@ impl HudView {
         egui::Id::unique(("egui_hud_main_readout", viewport))
     }
 
-    /// The whole HUD's widget id on `viewport` (its rows, for screen readers): the pointer over
-    /// it is what makes the hover text worth building.
-    pub(crate) fn body_id(viewport: egui::ViewportId) -> egui::Id {
-        Self::body_of(Self::readout_id(viewport))
-    }
-
-    /// The body's id beside the readout's.
+    /// The whole HUD's widget id (its rows, for screen readers), beside the readout's.
     fn body_of(readout_id: egui::Id) -> egui::Id {
         readout_id.with("body")
     }
@@ -196,7 +190,7 @@ impl HudView {
     }
 
     /// The hover text of the last refresh ([`crate::view::readout_hover::ReadoutHover`]), built
-    /// by the owner of the readouts when the pointer is over the HUD.
+    /// by the owner of the readouts when the pointer is over the main readout.
     pub(crate) fn set_hover(&mut self, text: String) {
         self.hover = Some(text);
     }
