@@ -450,8 +450,8 @@ impl FrameSampler {
     }
 
     /// The readouts now, every part of them ([`SnapshotParts::ALL`]). Cost: O(capacity) (a
-    /// selection for P95, a scan for DROP, eleven selections for the latency path); allocates
-    /// the snapshot's lists.
+    /// selection for P95, a scan for DROP, a p50 and a p95 selection for each of the latency
+    /// path's eleven distributions); allocates the snapshot's lists.
     pub fn snapshot(&mut self) -> Snapshot {
         self.snapshot_of(SnapshotParts::ALL)
     }

@@ -40,7 +40,7 @@ pub(crate) struct HudView {
     rows: FormattedRows,
     max_fps: Option<f64>,
     fps: Option<f64>,
-    /// The readout's hover text for the last refresh; `None` until the pointer comes over the HUD
+    /// The readout's hover text for the last refresh; `None` until the pointer comes over the readout
     /// after it (see [`Self::set_hover`]).
     hover: Option<String>,
     /// Retained draw times in ms, oldest first, and the budget, at the last refresh.
@@ -245,7 +245,7 @@ impl HudView {
                 .filter(|r| r.stage.is_on_latency_path())
                 .filter_map(|r| Some((r.stage, r.p50?))),
         );
-        // Built only if the pointer comes over the HUD (`Self::set_hover`): most refreshes are
+        // Built only if the pointer comes over the readout (`Self::set_hover`): most refreshes are
         // never hovered, and the text was a third of a refresh.
         self.hover = None;
         self.layout = None;
@@ -985,7 +985,7 @@ mod tests {
         assert_eq!(view.spike_marks.len(), retained_slow.min(kept.len()));
     }
 
-    /// The hover text for `snapshot`, as built while the pointer is over the HUD.
+    /// The hover text for `snapshot`, as built while the pointer is over the readout.
     fn hover_of(snapshot: &Snapshot, unavailable_passes: &[&'static str]) -> String {
         ReadoutHover {
             snapshot,

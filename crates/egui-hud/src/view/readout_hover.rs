@@ -10,9 +10,9 @@ use crate::view::value_text::{format_duration, format_percent};
 /// LATENCY's breakdown, DISPLAYED's source, WHY's call sites, the spikes' anatomy, and why a
 /// row is missing.
 ///
-/// Built only while the pointer is over the HUD (the owner of the readouts builds it once per
-/// refresh then): the text is a few dozen formatted lines, a third of a refresh's work, and
-/// most refreshes are never hovered.
+/// Built only while the pointer is over the main readout, where it shows (the owner of the
+/// readouts builds it once per refresh then): the text is a few dozen formatted lines, a third
+/// of a refresh's work, and most refreshes are never hovered.
 pub(crate) struct ReadoutHover<'a> {
     /// The readouts.
     pub(crate) snapshot: &'a Snapshot,
