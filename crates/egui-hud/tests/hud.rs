@@ -434,6 +434,26 @@ fn the_preset_key_cycles_and_the_choice_is_kept_in_egui_memory() {
 
 /// A refresh formats only the rows shown, so a preset the key brings between refreshes has
 /// rows that were not formatted: they show at once (from the last refresh's readouts), not
+/// The frames the displayed readouts were read from (they change at each refresh).
+fn readout_samples(harness: &Harness<'_, App>) -> Option<usize> {
+    egui_hud::snapshot(&harness.ctx).map(|s| s.samples)
+}
+
+/// Steps the harness (100 ms a step) until a refresh has just happened: the readouts' frame
+/// count moves.
+fn step_until_a_refresh(harness: &mut Harness<'_, App>) {
+    let mut before = readout_samples(harness);
+    for _ in 0..10 {
+        harness.run_steps(1);
+        let now = readout_samples(harness);
+        if now != before {
+            return;
+        }
+        before = now;
+    }
+    panic!("no refresh within 10 steps of 100 ms");
+}
+
 /// at the next refresh.
 #[test]
 fn rows_a_preset_brings_show_before_the_next_refresh() {
@@ -443,30 +463,21 @@ fn rows_a_preset_brings_show_before_the_next_refresh() {
         .with_size(egui::vec2(240.0, 300.0))
         .with_step_dt(0.1)
         .build_ui_state(App::ui, app);
-    let samples = |harness: &Harness<'_, App>| egui_hud::snapshot(&harness.ctx).map(|s| s.samples);
     harness.run_steps(12);
-    // Step until a refresh has just happened (the readouts' frame count moves): the next is
-    // 500 ms away, five steps.
-    let mut before = samples(&harness);
-    let mut refreshed = false;
-    for _ in 0..10 {
-        harness.run_steps(1);
-        let now = samples(&harness);
-        refreshed = now != before;
-        if refreshed {
-            break;
-        }
-        before = now;
-    }
-    assert!(refreshed, "a refresh within 10 steps of 100 ms");
-    let refreshed_samples = samples(&harness);
+    // The next refresh is 500 ms away, five steps.
+    step_until_a_refresh(&mut harness);
+    let refreshed_samples = readout_samples(&harness);
     assert!(
         harness.query_by_label_contains("FRAME").is_none(),
         "number only: no rows"
     );
     harness.key_press(egui::Key::F10); // number only -> compact
     harness.run_steps(2);
-    assert_eq!(samples(&harness), refreshed_samples, "no refresh since");
+    assert_eq!(
+        readout_samples(&harness),
+        refreshed_samples,
+        "no refresh since"
+    );
     let rows = harness
         .query_by_label_contains("FRAME")
         .and_then(|node| node.accesskit_node().label().or_else(|| node.value()))
@@ -518,21 +529,9 @@ fn readouts_the_rows_do_not_show_are_read_when_asked_for() {
     // The rows the key brings between refreshes (compact -> full), right after a refresh that
     // nothing read: the harness steps 100 ms, the refreshes are 500 ms apart.
     let mut keyed = compact();
-    let samples = |harness: &Harness<'_, App>| egui_hud::snapshot(&harness.ctx).map(|s| s.samples);
     keyed.run_steps(12);
-    let mut before = samples(&keyed);
-    let mut refreshed = false;
-    for _ in 0..10 {
-        keyed.run_steps(1);
-        let now = samples(&keyed);
-        refreshed = now != before;
-        if refreshed {
-            break;
-        }
-        before = now;
-    }
-    assert!(refreshed, "a refresh within 10 steps of 100 ms");
-    let read_then = samples(&keyed);
+    step_until_a_refresh(&mut keyed);
+    let read_then = readout_samples(&keyed);
     keyed.run_steps(5); // the next refresh, at the fifth step
     keyed.key_press(egui::Key::F10); // compact -> full
     keyed.run_steps(2);
@@ -542,7 +541,7 @@ fn readouts_the_rows_do_not_show_are_read_when_asked_for() {
         "full's rows right after the key: {full:?}"
     );
     assert_ne!(
-        samples(&keyed),
+        readout_samples(&keyed),
         read_then,
         "they come from a refresh after the one read through the API"
     );
