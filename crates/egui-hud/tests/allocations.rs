@@ -123,8 +123,8 @@ fn the_shown_hud_allocates_nothing_between_refreshes() {
 fn allocations_with_the_pointer(over_the_rows: bool) -> Vec<u64> {
     let clock = Arc::new(ManualClock::new());
     let as_clock: Arc<dyn Clock> = Arc::clone(&clock) as Arc<dyn Clock>;
-    let counts = Arc::new(std::sync::Mutex::new(Vec::new()));
-    let counted = Arc::clone(&counts);
+    let counts = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let counted = std::rc::Rc::clone(&counts);
     let mut harness = egui_kittest::Harness::builder()
         .with_size(egui::vec2(400.0, 400.0))
         .with_step_dt(0.1)
@@ -138,9 +138,7 @@ fn allocations_with_the_pointer(over_the_rows: bool) -> Vec<u64> {
                 .preset(HudPreset::Compact)
                 .show(ui.ctx());
             let inside = allocations() - before;
-            if let Ok(mut counts) = counted.lock() {
-                counts.push(inside);
-            }
+            counted.borrow_mut().push(inside);
             clock.advance(Duration::from_millis(96));
         });
     harness.run_steps(12);
@@ -152,10 +150,9 @@ fn allocations_with_the_pointer(over_the_rows: bool) -> Vec<u64> {
         harness.hover_at(egui::pos2(10.0, 390.0));
     }
     harness.run_steps(3);
-    counts.lock().expect("not poisoned").clear();
+    counts.borrow_mut().clear();
     harness.run_steps(24);
-    let counts = counts.lock().expect("not poisoned").clone();
-    counts
+    counts.take()
 }
 
 /// The hover text shows only over the main readout, so it is built only there: a pointer

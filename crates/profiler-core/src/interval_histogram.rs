@@ -297,9 +297,10 @@ mod tests {
             state ^= state << 17;
             // A uniform exponent: as many intervals in each bucket, on average.
             let exponent = (state % 1_000_000) as f64 / 1e6 * IntervalHistogram::BUCKETS as f64;
-            let interval = Duration::from_secs_f64(
+            let interval = Duration::try_from_secs_f64(
                 IntervalHistogram::MIN.as_secs_f64() * IntervalHistogram::RATIO.powf(exponent),
-            );
+            )
+            .expect("between 10 µs and 10 s");
             histogram.add(interval);
             buckets.push(IntervalHistogram::bucket_of(interval));
         }
