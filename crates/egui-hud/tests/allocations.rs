@@ -1,5 +1,6 @@
-//! What the shown HUD allocates on the UI thread in the frames between its refreshes: the
-//! frame path must not allocate (an allocation a frame is the HUD measuring itself).
+//! What the shown HUD allocates on the UI thread in the frames between its refreshes (the
+//! frame path must not allocate: an allocation a frame is the HUD measuring itself), and what
+//! its refreshes allocate with the pointer over it.
 #![expect(
     unsafe_code,
     reason = "a counting global allocator is the only way to observe allocations"
@@ -158,9 +159,10 @@ fn allocations_with_the_pointer(over_the_rows: bool) -> Vec<u64> {
 /// The hover text shows only over the main readout, so it is built only there: a pointer
 /// resting over the rows (the HUD covers a corner of the app) reads nothing more at a refresh
 /// than a pointer elsewhere, neither the text nor the parts of the snapshot the rows left out.
-/// egui's own work for the widget under the pointer (it clones its list of plugins to tell
-/// them) falls inside the HUD's call while the pointer is over the HUD, the same in every
-/// frame; so each frame's count over the rows is the one away from the HUD plus a constant.
+/// egui's own work for the widget under the pointer (in debug builds it clones its list of
+/// plugins to tell them) falls inside the HUD's call while the pointer is over the HUD, the
+/// same in every frame; so each frame's count over the rows is the one away from the HUD plus
+/// a constant.
 #[test]
 fn a_pointer_resting_on_the_rows_builds_no_hover_text() {
     let away = allocations_with_the_pointer(false);

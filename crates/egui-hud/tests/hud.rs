@@ -432,8 +432,6 @@ fn the_preset_key_cycles_and_the_choice_is_kept_in_egui_memory() {
     );
 }
 
-/// A refresh formats only the rows shown, so a preset the key brings between refreshes has
-/// rows that were not formatted: they show at once (from the last refresh's readouts), not
 /// The frames the displayed readouts were read from (they change at each refresh).
 fn readout_samples(harness: &Harness<'_, App>) -> Option<usize> {
     egui_hud::snapshot(&harness.ctx).map(|s| s.samples)
@@ -454,6 +452,8 @@ fn step_until_a_refresh(harness: &mut Harness<'_, App>) {
     panic!("no refresh within 10 steps of 100 ms");
 }
 
+/// A refresh formats only the rows shown, so a preset the key brings between refreshes has
+/// rows that were not formatted: they show at once (from the last refresh's readouts), not
 /// at the next refresh.
 #[test]
 fn rows_a_preset_brings_show_before_the_next_refresh() {
