@@ -25,10 +25,14 @@ pub(crate) struct PlacedMark {
 }
 
 impl PlacedText {
-    /// Room for `vertices` and `indices` reserved (a refresh's text, about what the last one
-    /// placed).
-    pub(crate) fn with_capacity(quads: TextQuads, (vertices, indices): (usize, usize)) -> Self {
-        let mut mesh = Mesh::default();
+    /// Placing in `mesh`'s buffers (empty; the last layout's, whose room is kept), with room
+    /// for `vertices` and `indices` (a refresh's text, about what the last one placed).
+    pub(crate) fn in_buffers(
+        quads: TextQuads,
+        mut mesh: Mesh,
+        (vertices, indices): (usize, usize),
+    ) -> Self {
+        debug_assert!(mesh.is_empty(), "text is placed in emptied buffers");
         mesh.vertices.reserve(vertices);
         mesh.indices.reserve(indices);
         Self {

@@ -322,8 +322,9 @@ mod tests {
                     reason = "the method path is not general over the view's lifetime"
                 )]
                 let atlas = ui.ctx().fonts(|fonts| fonts.font_image_size());
-                let mut placed = PlacedText::with_capacity(
+                let mut placed = PlacedText::in_buffers(
                     TextQuads::new(pixels_per_point, &options, atlas),
+                    Mesh::default(),
                     (0, 0),
                 );
                 let mut cache = TextCache::default();
