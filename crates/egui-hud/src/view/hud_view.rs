@@ -1272,22 +1272,31 @@ mod tests {
         );
     }
 
+    /// A snapshot with FRAME 4 ms and P95 6 ms, nothing else.
+    fn frame_and_p95_snapshot() -> Snapshot {
+        let mut snapshot =
+            Snapshot::empty(profiler_core::FrameBudget::new(None).expect("no pinned budget"));
+        snapshot.frame = Some(Duration::from_millis(4));
+        snapshot.p95 = Some(Duration::from_millis(6));
+        snapshot
+    }
+
+    /// The full HUD's mesh for `snapshot`, from a view laying out for the first time.
+    fn full_mesh_afresh(ctx: &egui::Context, snapshot: &Snapshot) -> Arc<egui::Mesh> {
+        let mut view = HudView::default();
+        view.set_rows(RowList::new(HudPreset::Full.rows()));
+        view.set_readouts(snapshot, None);
+        drawn_mesh(ctx, &mut view)
+    }
+
     /// A refresh that leaves the HUD's size as it was copies the backdrop tessellated at the
     /// last one; one that changes the size tessellates it again. Either way the mesh is the
     /// one a view laying out for the first time makes.
     #[test]
     fn a_kept_backdrop_is_the_one_tessellated_afresh() {
         let ctx = egui::Context::default();
-        let mut snapshot =
-            Snapshot::empty(profiler_core::FrameBudget::new(None).expect("no pinned budget"));
-        snapshot.frame = Some(Duration::from_millis(4));
-        snapshot.p95 = Some(Duration::from_millis(6));
-        let fresh_mesh = |snapshot: &Snapshot| {
-            let mut view = HudView::default();
-            view.set_rows(RowList::new(HudPreset::Full.rows()));
-            view.set_readouts(snapshot, None);
-            drawn_mesh(&ctx, &mut view)
-        };
+        let mut snapshot = frame_and_p95_snapshot();
+        let fresh_mesh = |snapshot: &Snapshot| full_mesh_afresh(&ctx, snapshot);
         let kept_backdrop = |view: &HudView| {
             let kept = view
                 .scratch
@@ -1331,16 +1340,8 @@ mod tests {
     #[test]
     fn a_refresh_lays_out_in_the_last_layouts_buffers() {
         let ctx = egui::Context::default();
-        let mut snapshot =
-            Snapshot::empty(profiler_core::FrameBudget::new(None).expect("no pinned budget"));
-        snapshot.frame = Some(Duration::from_millis(4));
-        snapshot.p95 = Some(Duration::from_millis(6));
-        let fresh_mesh = |snapshot: &Snapshot| {
-            let mut view = HudView::default();
-            view.set_rows(RowList::new(HudPreset::Full.rows()));
-            view.set_readouts(snapshot, None);
-            drawn_mesh(&ctx, &mut view)
-        };
+        let mut snapshot = frame_and_p95_snapshot();
+        let fresh_mesh = |snapshot: &Snapshot| full_mesh_afresh(&ctx, snapshot);
         let mut view = HudView::default();
         view.set_rows(RowList::new(HudPreset::Full.rows()));
         view.set_readouts(&snapshot, None);
