@@ -10,10 +10,11 @@ pub(crate) enum SlotPhase {
     Free,
     /// Handing out timestamp pairs; writes may be recorded on any encoder.
     Recording,
-    /// Resolved into its region of its [`crate::readback_group::ReadbackGroup`]; read once the
-    /// group's copy and map are recorded and its map request signals. Only `poll_results`
-    /// leaves this phase.
-    Resolved,
+    /// Its stamps are all recorded: resolved into its region of its
+    /// [`crate::readback_group::ReadbackGroup`] with the rest of the group when the group is
+    /// read back (complete, or flushed), and read once the group's map request signals. Only
+    /// `poll_results` leaves this phase.
+    Ended,
 }
 
 /// One reserved begin/end pair of a frame.
@@ -25,11 +26,14 @@ pub(crate) struct PairRecord {
     pub(crate) closed: bool,
 }
 
-/// One frame's query set and bookkeeping, created once and reused round the ring:
-/// Free → Recording → Resolved (into its group's buffers; copy and map pending → mapped) → read
-/// → Free.
+/// One frame's queries (a range of its group's query set) and bookkeeping, created once and
+/// reused round the ring: Free → Recording → Ended (resolved, copied and mapped with its group
+/// → mapped) → read → Free.
 pub(crate) struct FrameSlot {
-    pub(crate) query_set: wgpu::QuerySet,
+    /// The slot's first query in its group's query set (see
+    /// [`crate::readback_group::ReadbackGroup::query_set`]): pair `i` is queries
+    /// `first_query + 2i` and the one after.
+    pub(crate) first_query: u32,
     pub(crate) phase: SlotPhase,
     pub(crate) frame: FrameId,
     pub(crate) pairs: Vec<PairRecord>,
@@ -43,14 +47,12 @@ pub(crate) struct FrameSlot {
 }
 
 impl FrameSlot {
-    pub(crate) fn new(device: &wgpu::Device, max_pairs: u32) -> Self {
+    /// A slot for up to `max_pairs` pairs whose queries begin at `first_query` in its group's
+    /// query set.
+    pub(crate) fn new(first_query: u32, max_pairs: u32) -> Self {
         let query_count = max_pairs * 2;
         Self {
-            query_set: device.create_query_set(&wgpu::QuerySetDescriptor {
-                label: Some("gpu-timing frame slot"),
-                ty: wgpu::QueryType::Timestamp,
-                count: query_count,
-            }),
+            first_query,
             phase: SlotPhase::Free,
             frame: FrameId::default(),
             pairs: Vec::with_capacity(max_pairs as usize),

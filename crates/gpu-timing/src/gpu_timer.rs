@@ -114,7 +114,12 @@ impl GpuTimer {
         let (slots, groups) = if support.can_time_passes() {
             (
                 (0..settings.frame_slots)
-                    .map(|_| FrameSlot::new(device, settings.max_passes_per_frame))
+                    .map(|slot| {
+                        let region = (slot % settings.frames_per_readback) as u64;
+                        let first_query = region * ReadbackGroup::queries_per_region(region_bytes);
+                        let first_query = u32::try_from(first_query).unwrap_or(u32::MAX);
+                        FrameSlot::new(first_query, settings.max_passes_per_frame)
+                    })
                     .collect(),
                 (0..settings.frame_slots / settings.frames_per_readback)
                     .map(|_| ReadbackGroup::new(device, settings.frames_per_readback, region_bytes))
@@ -219,10 +224,10 @@ impl GpuTimer {
     /// has `max_passes_per_frame` passes (then [`GpuTimerStats::skipped_passes`] counts it).
     /// One lock; allocates only the first time a label is seen.
     pub fn pass_timestamps(&self, frame: FrameId, label: &str) -> Option<PassTimestamps> {
-        let (query_set, pair) = self.reserve_pair(frame, label, true)?;
+        let (query_set, _, begin_index) = self.reserve_pair(frame, label, true)?;
         Some(PassTimestamps {
             query_set,
-            begin_index: pair * 2,
+            begin_index,
         })
     }
 
@@ -238,17 +243,17 @@ impl GpuTimer {
         label: &str,
         encoder: &mut wgpu::CommandEncoder,
     ) -> Option<GpuScope> {
-        let (query_set, pair) = self.reserve_pair(frame, label, false)?;
-        let index = pair * 2;
+        let (query_set, pair, begin_index) = self.reserve_pair(frame, label, false)?;
         if self.shared.support.can_write_on_encoders() {
-            encoder.write_timestamp(&query_set, index);
+            encoder.write_timestamp(&query_set, begin_index);
         } else {
-            stamp_with_empty_pass(encoder, &query_set, Some(index), None);
+            stamp_with_empty_pass(encoder, &query_set, Some(begin_index), None);
         }
         Some(GpuScope {
             frame,
             query_set,
             pair,
+            begin_index,
         })
     }
 
@@ -266,12 +271,13 @@ impl GpuTimer {
         if !self.shared.support.can_write_inside_passes() {
             return None;
         }
-        let (query_set, pair) = self.reserve_pair(frame, label, false)?;
-        render_pass.write_timestamp(&query_set, pair * 2);
+        let (query_set, pair, begin_index) = self.reserve_pair(frame, label, false)?;
+        render_pass.write_timestamp(&query_set, begin_index);
         Some(GpuScope {
             frame,
             query_set,
             pair,
+            begin_index,
         })
     }
 
@@ -288,7 +294,7 @@ impl GpuTimer {
         if !self.shared.support.can_write_inside_passes() || !self.close_pair(scope) {
             return false;
         }
-        render_pass.write_timestamp(&scope.query_set, scope.pair * 2 + 1);
+        render_pass.write_timestamp(&scope.query_set, scope.begin_index + 1);
         true
     }
 
@@ -298,7 +304,7 @@ impl GpuTimer {
         if !self.close_pair(scope) {
             return false;
         }
-        let index = scope.pair * 2 + 1;
+        let index = scope.begin_index + 1;
         if self.shared.support.can_write_on_encoders() {
             encoder.write_timestamp(&scope.query_set, index);
         } else {
@@ -307,117 +313,136 @@ impl GpuTimer {
         true
     }
 
-    /// Records the frame's resolve on `encoder`, which must be submitted after every command
-    /// buffer holding the frame's stamps (the same one is fine, or a later frame's, e.g. the
-    /// next egui `prepare`), and after the encoders of earlier `resolve_frame` calls. After
-    /// this the frame takes no more passes.
+    /// Ends the frame: it takes no more passes. `encoder` must be submitted after every
+    /// command buffer holding the frame's stamps (the same one is fine, or a later frame's,
+    /// e.g. the next egui `prepare`), and after the encoders of earlier `resolve_frame` calls.
     ///
-    /// When this completes the frame's readback group (every slot of it resolved; see
-    /// [`GpuTimerSettings::frames_per_readback`], default 1: every frame), also records the
-    /// group's copy and map-on-submit. Otherwise the frame waits for the rest of its group or
-    /// for [`Self::flush`].
+    /// When this completes the frame's readback group (every slot of it ended; see
+    /// [`GpuTimerSettings::frames_per_readback`], default 1: every frame), records the group's
+    /// readback on `encoder`: one resolve of the group's queries, one copy and a
+    /// map-on-submit. Otherwise it records nothing, and the frame waits for the rest of its
+    /// group or for [`Self::flush`]. (One resolve a group, not one a frame: wgpu 30 gives a
+    /// resolve of stamps written on an earlier encoder a command buffer of its own at submit;
+    /// egui-hud's timed frames on lavapipe allocated 6 times fewer a frame in groups of 4.)
     ///
     /// Idempotent: returns `true` only the first time for a frame with passes; a second call, a
     /// stale id or a frame without passes (its slot is freed at once) records nothing. If the
-    /// encoder carrying a group's map is dropped unsubmitted, the group's frames are counted as
-    /// dropped; if one carrying only a resolve is, that frame's passes read its slot's previous
-    /// values and are rejected ([`TimestampRejection::Repeated`]). One lock, one command, and
-    /// two more for a readback.
+    /// encoder carrying a group's readback is dropped unsubmitted, the group's frames are
+    /// counted as dropped. One lock, and three commands for a readback.
     pub fn resolve_frame(&self, frame: FrameId, encoder: &mut wgpu::CommandEncoder) -> bool {
-        let (query_set, resolve_buffer, offset, query_count, readback) = {
-            let mut state = self.shared.state.lock();
-            if state.disposed {
-                return false;
-            }
-            let per_group = self.shared.settings.frames_per_readback;
-            let group = frame.slot() / per_group;
-            let Some(resolve_buffer) = state.groups.get(group).map(|g| g.resolve_buffer.clone())
-            else {
-                return false;
-            };
-            let Some(slot) = state.slots.get_mut(frame.slot()) else {
-                return false;
-            };
-            if !slot.holds(frame) || slot.phase != SlotPhase::Recording {
-                return false;
-            }
-            if slot.pairs.is_empty() {
-                slot.phase = SlotPhase::Free;
-                return false;
-            }
-            slot.phase = SlotPhase::Resolved;
-            let query_count = u32::try_from(slot.pairs.len() * 2).ok().unwrap_or(0);
-            let query_set = slot.query_set.clone();
-            let offset = (frame.slot() % per_group) as u64 * self.shared.region_bytes;
-            let full = group_slots(&state.slots, group, per_group)
-                .iter()
-                .all(|s| s.phase == SlotPhase::Resolved);
-            let readback = if full {
-                self.start_readback(&mut state, group)
-            } else {
-                None
-            };
-            (query_set, resolve_buffer, offset, query_count, readback)
+        let mut state = self.shared.state.lock();
+        if state.disposed {
+            return false;
+        }
+        let per_group = self.shared.settings.frames_per_readback;
+        let group = frame.slot() / per_group;
+        let Some(slot) = state.slots.get_mut(frame.slot()) else {
+            return false;
         };
-        encoder.resolve_query_set(&query_set, 0..query_count, &resolve_buffer, offset);
-        if let Some(readback) = readback {
-            readback.record(encoder);
+        if !slot.holds(frame) || slot.phase != SlotPhase::Recording {
+            return false;
+        }
+        if slot.pairs.is_empty() {
+            slot.phase = SlotPhase::Free;
+            return false;
+        }
+        slot.phase = SlotPhase::Ended;
+        let full = group_slots(&state.slots, group, per_group)
+            .iter()
+            .all(|s| s.phase == SlotPhase::Ended);
+        if full {
+            self.record_readback(&mut state, group, encoder);
         }
         true
     }
 
-    /// Records, on `encoder`, the copy and map of every readback group that holds resolved
-    /// frames but is not complete (see [`GpuTimerSettings::frames_per_readback`]), so that
+    /// Records, on `encoder`, the resolve, copy and map of every readback group that holds
+    /// ended frames but is not complete (see [`GpuTimerSettings::frames_per_readback`]), so that
     /// their results come without waiting for more frames: call it when the app stops drawing
     /// timed frames (an idle frame, the last frame), on an encoder submitted after those of
-    /// the frames' `resolve_frame`. A group with a frame still recording is left to fill.
+    /// the frames' stamps. A group with a frame still recording is left to fill.
     ///
     /// Returns whether anything was recorded; with one frame per readback there is never
-    /// anything to flush. One lock per group flushed plus one; no allocation.
+    /// anything to flush. One lock; no allocation.
     pub fn flush(&self, encoder: &mut wgpu::CommandEncoder) -> bool {
         let per_group = self.shared.settings.frames_per_readback;
+        let mut state = self.shared.state.lock();
+        if state.disposed {
+            return false;
+        }
         let mut flushed = false;
-        loop {
-            let readback = {
-                let mut state = self.shared.state.lock();
-                if state.disposed {
-                    return flushed;
-                }
-                let waiting = (0..state.groups.len()).find(|&group| {
-                    let slots = group_slots(&state.slots, group, per_group);
-                    state.groups.get(group).is_some_and(|g| !g.mapping)
-                        && slots.iter().any(|s| s.phase == SlotPhase::Resolved)
-                        && slots.iter().all(|s| s.phase != SlotPhase::Recording)
-                });
-                let Some(group) = waiting else {
-                    return flushed;
-                };
-                self.start_readback(&mut state, group)
-            };
-            if let Some(readback) = readback {
-                readback.record(encoder);
+        for group in 0..state.groups.len() {
+            let slots = group_slots(&state.slots, group, per_group);
+            let waiting = state.groups.get(group).is_some_and(|g| !g.mapping)
+                && slots.iter().any(|s| s.phase == SlotPhase::Ended)
+                && slots.iter().all(|s| s.phase != SlotPhase::Recording);
+            if waiting {
+                self.record_readback(&mut state, group, encoder);
                 flushed = true;
             }
         }
+        flushed
     }
 
-    /// Marks `group` as mapping and returns what its copy and map need.
-    fn start_readback(
+    /// Records `group`'s readback on `encoder`: each ended frame's resolve into its region,
+    /// then one copy of the group and its map, and marks the group as mapping. The commands
+    /// are recorded with the timer's lock held: wgpu runs no callback of the timer's while
+    /// recording (the map's runs at a later poll and takes no lock of the timer's).
+    fn record_readback(
         &self,
         state: &mut TimerState,
         group: usize,
-    ) -> Option<CopyAndMap<impl FnOnce(Result<(), wgpu::BufferAsyncError>) + Send + 'static>> {
-        let bytes = self.shared.region_bytes * self.shared.settings.frames_per_readback as u64;
-        let group = state.groups.get_mut(group)?;
-        debug_assert!(!group.mapping, "a group is mapped once per fill");
-        group.mapping = true;
-        state.stats.readbacks += 1;
-        Some(CopyAndMap {
-            resolve_buffer: group.resolve_buffer.clone(),
-            readback_buffer: group.readback_buffer.clone(),
+        encoder: &mut wgpu::CommandEncoder,
+    ) {
+        let per_group = self.shared.settings.frames_per_readback;
+        let region_bytes = self.shared.region_bytes;
+        let TimerState {
+            slots,
+            groups,
+            stats,
+            ..
+        } = state;
+        let Some(readback) = groups.get_mut(group) else {
+            debug_assert!(false, "group {group} is one of the timer's");
+            return;
+        };
+        debug_assert!(!readback.mapping, "a group is mapped once per fill");
+        let group_slots = slots
+            .get(group * per_group..(group + 1) * per_group)
+            .unwrap_or_default();
+        // One resolve up to the last ended frame's last stamp: the queries between frames
+        // (a frame's unused pairs, a free slot's) are resolved too and never read.
+        let resolved_queries = group_slots
+            .iter()
+            .filter(|slot| slot.phase == SlotPhase::Ended)
+            .map(|slot| slot.first_query + u32::try_from(slot.pairs.len() * 2).unwrap_or(0))
+            .max();
+        let Some(resolved_queries) = resolved_queries else {
+            debug_assert!(false, "a group is read back with at least one ended frame");
+            return;
+        };
+        encoder.resolve_query_set(
+            &readback.query_set,
+            0..resolved_queries,
+            &readback.resolve_buffer,
+            0,
+        );
+        let bytes = region_bytes * per_group as u64;
+        encoder.copy_buffer_to_buffer(
+            &readback.resolve_buffer,
+            0,
+            &readback.readback_buffer,
+            0,
             bytes,
-            on_mapped: group.signal.arm(),
-        })
+        );
+        encoder.map_buffer_on_submit(
+            &readback.readback_buffer,
+            wgpu::MapMode::Read,
+            0..bytes,
+            readback.signal.arm(),
+        );
+        readback.mapping = true;
+        stats.readbacks += 1;
     }
 
     /// Delivers every frame whose readback has arrived, oldest first, to `on_frame`; returns how
@@ -474,7 +499,7 @@ impl GpuTimer {
             .lock()
             .slots
             .iter()
-            .any(|s| s.phase == SlotPhase::Resolved)
+            .any(|s| s.phase == SlotPhase::Ended)
     }
 
     /// Slots not free (recording or resolved); at `settings.frame_slots` the next frame is
@@ -564,7 +589,7 @@ impl GpuTimer {
         frame: FrameId,
         label: &str,
         closed: bool,
-    ) -> Option<(wgpu::QuerySet, u32)> {
+    ) -> Option<(wgpu::QuerySet, u32, u32)> {
         let mut state = self.shared.state.lock();
         if state.disposed {
             return None;
@@ -586,10 +611,12 @@ impl GpuTimer {
             return None;
         }
         let label = intern(&mut state.labels, label);
+        let group = frame.slot() / self.shared.settings.frames_per_readback;
+        let query_set = state.groups.get(group)?.query_set.clone();
         let slot = state.slots.get_mut(frame.slot())?;
         let pair = u32::try_from(slot.pairs.len()).ok()?;
         slot.pairs.push(PairRecord { label, closed });
-        Some((slot.query_set.clone(), pair))
+        Some((query_set, pair, slot.first_query + pair * 2))
     }
 
     fn close_pair(&self, scope: &GpuScope) -> bool {
@@ -730,38 +757,12 @@ impl GpuTimer {
     }
 }
 
-/// A readback group's copy and map, recorded on an encoder once the timer's lock is released.
-struct CopyAndMap<F> {
-    resolve_buffer: wgpu::Buffer,
-    readback_buffer: wgpu::Buffer,
-    bytes: u64,
-    on_mapped: F,
-}
-
-impl<F: FnOnce(Result<(), wgpu::BufferAsyncError>) + Send + 'static> CopyAndMap<F> {
-    fn record(self, encoder: &mut wgpu::CommandEncoder) {
-        encoder.copy_buffer_to_buffer(
-            &self.resolve_buffer,
-            0,
-            &self.readback_buffer,
-            0,
-            self.bytes,
-        );
-        encoder.map_buffer_on_submit(
-            &self.readback_buffer,
-            wgpu::MapMode::Read,
-            0..self.bytes,
-            self.on_mapped,
-        );
-    }
-}
-
 /// A group's resolved slots, with their region's index.
 fn resolved(slots: &mut [FrameSlot]) -> impl Iterator<Item = (usize, &mut FrameSlot)> {
     slots
         .iter_mut()
         .enumerate()
-        .filter(|(_, slot)| slot.phase == SlotPhase::Resolved)
+        .filter(|(_, slot)| slot.phase == SlotPhase::Ended)
 }
 
 /// The slots of readback group `group`.

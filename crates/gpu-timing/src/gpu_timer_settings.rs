@@ -1,13 +1,14 @@
 use std::time::Duration;
 
 use crate::GpuTimingError;
+use crate::readback_group::ReadbackGroup;
 
 /// Configuration of a [`crate::GpuTimer`]: plain data, checked by [`Self::validate`].
 ///
 /// All GPU memory is allocated from these numbers once, in [`crate::GpuTimer::new`]:
-/// `frame_slots` × (a query set of `2 × max_passes_per_frame` timestamps and two buffer regions
-/// of `16 × max_passes_per_frame` bytes, rounded up to 256). The defaults use 4 × 256 bytes × 2
-/// = 2 KiB of buffers.
+/// `frame_slots` × (`2 × max_passes_per_frame` timestamps, rounded up to 32, in the query set of
+/// its readback group, and two buffer regions of `16 × max_passes_per_frame` bytes, rounded up
+/// to 256). The defaults use 4 × 256 bytes × 2 = 2 KiB of buffers.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GpuTimerSettings {
     /// Frames that can be in flight (recording, resolving, mapping or waiting to be read) at once.
@@ -94,6 +95,16 @@ impl GpuTimerSettings {
                 "must be at least 1 and divide frame_slots (e.g. 8 slots in groups of 4)",
             );
         }
+        let region_bytes = ReadbackGroup::region_bytes(self.max_passes_per_frame);
+        let group_queries =
+            self.frames_per_readback as u64 * ReadbackGroup::queries_per_region(region_bytes);
+        if group_queries > u64::from(wgpu::QUERY_SET_MAX_QUERIES) {
+            return bad(
+                "frames_per_readback",
+                "times max_passes_per_frame rounded up to 16 must be at most 2048: a readback \
+                 group's frames share one query set of at most 4096 timestamps (lower either)",
+            );
+        }
         if !(self.max_plausible_duration_secs.is_finite() && self.max_plausible_duration_secs > 0.0)
         {
             return bad("max_plausible_duration_secs", "must be positive and finite");
@@ -121,7 +132,7 @@ mod tests {
     #[test]
     fn default_is_valid_and_each_bad_field_is_named() {
         assert_eq!(GpuTimerSettings::default().validate(), Ok(()));
-        let cases: [(GpuTimerSettings, &str); 6] = [
+        let cases: [(GpuTimerSettings, &str); 7] = [
             (
                 GpuTimerSettings {
                     frame_slots: 0,
@@ -140,6 +151,16 @@ mod tests {
                 GpuTimerSettings {
                     frame_slots: 6,
                     frames_per_readback: 4,
+                    ..Default::default()
+                },
+                "frames_per_readback",
+            ),
+            (
+                // Two frames of 2 048 passes: 8 192 timestamps, past one query set's 4 096.
+                GpuTimerSettings {
+                    frame_slots: 4,
+                    frames_per_readback: 2,
+                    max_passes_per_frame: 2048,
                     ..Default::default()
                 },
                 "frames_per_readback",

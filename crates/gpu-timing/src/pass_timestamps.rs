@@ -1,8 +1,8 @@
 /// A reserved begin/end timestamp pair for one render or compute pass the caller begins.
 ///
 /// Hand [`Self::render_pass_writes`] or [`Self::compute_pass_writes`] to the pass descriptor;
-/// needs only `TIMESTAMP_QUERY`. Holds a clone of the slot's `QuerySet` (a reference-count bump,
-/// no allocation). Use it for exactly one pass: a second pass would overwrite the pair.
+/// needs only `TIMESTAMP_QUERY`. Holds a clone of its readback group's `QuerySet` (a
+/// reference-count bump, no allocation). Use it for exactly one pass: a second pass would overwrite the pair.
 #[derive(Clone, Debug)]
 pub struct PassTimestamps {
     pub(crate) query_set: wgpu::QuerySet,

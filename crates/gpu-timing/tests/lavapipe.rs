@@ -530,3 +530,43 @@ fn flush_reads_back_a_group_before_it_is_full() {
     assert_eq!((stats.timed_frames, stats.readbacks), (3, 2), "{stats:?}");
     assert_eq!(timer.frames_in_flight(), 0);
 }
+
+#[test]
+fn a_group_is_resolved_by_the_frame_that_completes_it() {
+    // Each frame's stamps are submitted on an encoder of their own; `resolve_frame` gets a
+    // second encoder, submitted only for the frame that completes the group (the others are
+    // dropped, as an app may drop a frame's encoder). A frame that does not complete its group
+    // records nothing there: the group's four frames are resolved together, at its readback.
+    let Some(gpu) = request_gpu(true) else { return };
+    let timer = grouped_timer(&gpu);
+    let work = Workload::new(&gpu.device, 256);
+    for frame_in_group in 0..4 {
+        let frame = timer.begin_frame().expect("a free slot");
+        let stamps = timer.pass_timestamps(frame, "work").expect("a free pair");
+        let mut stamped = gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+        drop(work.begin_pass(&mut stamped, 4, Some(stamps.render_pass_writes())));
+        gpu.queue.submit([stamped.finish()]);
+        let mut resolving = gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+        assert!(timer.resolve_frame(frame, &mut resolving), "first resolve");
+        if frame_in_group == 3 {
+            gpu.queue.submit([resolving.finish()]);
+        }
+        wait_idle(&gpu.device);
+    }
+    let results = timer.take_results();
+    assert_eq!(indices(&results), [0, 1, 2, 3]);
+    for result in &results {
+        assert_eq!(result.rejected_passes, 0, "{result:?}");
+        assert!(
+            result.pass("work").is_some_and(|p| p.duration_secs > 0.0),
+            "{result:?}"
+        );
+    }
+    let stats = timer.stats();
+    assert_eq!((stats.timed_frames, stats.readbacks), (4, 1), "{stats:?}");
+    assert_eq!((stats.dropped_frames, stats.invalid_results), (0, 0), "{stats:?}");
+}

@@ -44,7 +44,7 @@ pub struct EguiGpuTimer {
 /// more than a typical stage.
 const MAX_CALIBRATION_UNCERTAINTY: Duration = Duration::from_millis(1);
 
-/// Timed frames read back together (one copy and one map for the group: see
+/// Timed frames read back together (one resolve, one copy and one map for the group: see
 /// [`GpuTimerSettings::frames_per_readback`]): an app that times every frame pays the map
 /// round trip once in four frames. Its results come up to three frames later, still within
 /// the frames a frame's record waits for its GPU marks; a frame not timed flushes a group
