@@ -26,7 +26,8 @@ pub(crate) struct PlacedMark {
 
 impl PlacedText {
     /// Placing in `mesh`'s buffers (empty; the last layout's, whose room is kept), with room
-    /// for `vertices` and `indices` (a refresh's text, about what the last one placed).
+    /// for at least `vertices` and `indices` (the view passes the last layout's whole mesh,
+    /// which bounds its text: the text mesh grows once, not by doubling).
     pub(crate) fn in_buffers(
         quads: TextQuads,
         mut mesh: Mesh,
