@@ -418,15 +418,25 @@ fn a_pair_not_written_this_frame_is_rejected_not_repeated() {
     assert_eq!(results[0].rejected_passes, 1);
 }
 
-/// Begins a frame, records one timed workload pass and its resolve on an encoder of its own,
-/// and submits it; returns the frame's index.
-fn submit_resolved_frame(gpu: &Gpu, timer: &GpuTimer, work: &Workload) -> u64 {
+/// Begins a frame and records one timed workload pass on an encoder of its own, returned.
+fn stamped_frame(
+    gpu: &Gpu,
+    timer: &GpuTimer,
+    work: &Workload,
+) -> (gpu_timing::FrameId, wgpu::CommandEncoder) {
     let frame = timer.begin_frame().expect("a free slot");
     let stamps = timer.pass_timestamps(frame, "work").expect("a free pair");
     let mut encoder = gpu
         .device
         .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
     drop(work.begin_pass(&mut encoder, 4, Some(stamps.render_pass_writes())));
+    (frame, encoder)
+}
+
+/// Begins a frame, records one timed workload pass and its resolve on an encoder of its own,
+/// and submits it; returns the frame's index.
+fn submit_resolved_frame(gpu: &Gpu, timer: &GpuTimer, work: &Workload) -> u64 {
+    let (frame, mut encoder) = stamped_frame(gpu, timer, work);
     assert!(
         timer.resolve_frame(frame, &mut encoder),
         "first resolve records"
@@ -541,12 +551,7 @@ fn a_group_is_resolved_by_the_frame_that_completes_it() {
     let timer = grouped_timer(&gpu);
     let work = Workload::new(&gpu.device, 256);
     for frame_in_group in 0..4 {
-        let frame = timer.begin_frame().expect("a free slot");
-        let stamps = timer.pass_timestamps(frame, "work").expect("a free pair");
-        let mut stamped = gpu
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
-        drop(work.begin_pass(&mut stamped, 4, Some(stamps.render_pass_writes())));
+        let (frame, stamped) = stamped_frame(&gpu, &timer, &work);
         gpu.queue.submit([stamped.finish()]);
         let mut resolving = gpu
             .device
@@ -568,5 +573,9 @@ fn a_group_is_resolved_by_the_frame_that_completes_it() {
     }
     let stats = timer.stats();
     assert_eq!((stats.timed_frames, stats.readbacks), (4, 1), "{stats:?}");
-    assert_eq!((stats.dropped_frames, stats.invalid_results), (0, 0), "{stats:?}");
+    assert_eq!(
+        (stats.dropped_frames, stats.invalid_results),
+        (0, 0),
+        "{stats:?}"
+    );
 }
