@@ -5,6 +5,13 @@
 use std::fmt;
 use std::time::Duration;
 
+// Every type below rounds first and picks its unit and decimals from the rounded value, so a
+// value just under a boundary reads as the next unit does (999.6 µs is `1.00 ms`, not
+// `1000 µs`; 9.996 ms is `10.0 ms`, not `10.00 ms`): the rows keep their three digits and
+// their width. Durations and sizes are whole numbers of nanoseconds and bytes, rounded half up
+// in integers and written as integers (a float with a precision goes through core's exact
+// decimal conversion, the larger part of formatting a row).
+
 /// A duration in three significant digits, in the unit a person reads fastest:
 /// `18 µs`, `4.21 ms`, `16.7 ms`, `250 ms`.
 #[derive(Clone, Copy, Debug)]
@@ -12,15 +19,11 @@ pub(crate) struct DurationText(pub(crate) Duration);
 
 impl fmt::Display for DurationText {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let micros = self.0.as_secs_f64() * 1e6;
-        if micros < 1_000.0 {
-            write!(f, "{micros:.0} µs")
-        } else if micros < 10_000.0 {
-            write!(f, "{:.2} ms", micros / 1e3)
-        } else if micros < 100_000.0 {
-            write!(f, "{:.1} ms", micros / 1e3)
+        let micros = rounded_ratio(self.0.as_nanos(), 1_000);
+        if micros < 1_000 {
+            write!(f, "{micros} µs")
         } else {
-            write!(f, "{:.0} ms", micros / 1e3)
+            write!(f, "{} ms", MillisText(self.0))
         }
     }
 }
@@ -32,13 +35,16 @@ pub(crate) struct MillisText(pub(crate) Duration);
 
 impl fmt::Display for MillisText {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let millis = self.0.as_secs_f64() * 1e3;
-        if millis < 10.0 {
-            write!(f, "{millis:.2}")
-        } else if millis < 100.0 {
-            write!(f, "{millis:.1}")
+        let nanos = self.0.as_nanos();
+        let hundredths = rounded_ratio(nanos, 10_000);
+        if hundredths < 1_000 {
+            return write!(f, "{}.{:02}", hundredths / 100, hundredths % 100);
+        }
+        let tenths = rounded_ratio(nanos, 100_000);
+        if tenths < 1_000 {
+            write!(f, "{}.{}", tenths / 10, tenths % 10)
         } else {
-            write!(f, "{millis:.0}")
+            write!(f, "{}", rounded_ratio(nanos, 1_000_000))
         }
     }
 }
@@ -49,11 +55,10 @@ pub(crate) struct PercentText(pub(crate) f64);
 
 impl fmt::Display for PercentText {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let percent = self.0;
-        if percent < 10.0 {
-            write!(f, "{percent:.1} %")
-        } else {
-            write!(f, "{percent:.0} %")
+        match tenths_below_ten(self.0) {
+            Some(Ok(tenths)) => write!(f, "{}.{} %", tenths / 10, tenths % 10),
+            Some(Err(whole)) => write!(f, "{whole} %"),
+            None => write!(f, "{:.1} %", self.0),
         }
     }
 }
@@ -64,16 +69,19 @@ pub(crate) struct BytesText(pub(crate) u64);
 
 impl fmt::Display for BytesText {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        const MIB: f64 = 1024.0 * 1024.0;
-        #[expect(
-            clippy::cast_precision_loss,
-            reason = "a size shown in three or four digits"
-        )]
-        let mib = self.0 as f64 / MIB;
-        if mib < 1024.0 {
-            write!(f, "{mib:.1} MiB")
+        const MIB: u128 = 1024 * 1024;
+        let bytes = u128::from(self.0);
+        let tenths_mib = rounded_ratio(bytes * 10, MIB);
+        if tenths_mib < 10_240 {
+            write!(f, "{}.{} MiB", tenths_mib / 10, tenths_mib % 10)
         } else {
-            write!(f, "{:.2} GiB", mib / 1024.0)
+            let hundredths_gib = rounded_ratio(bytes * 100, MIB * 1024);
+            write!(
+                f,
+                "{}.{:02} GiB",
+                hundredths_gib / 100,
+                hundredths_gib % 100
+            )
         }
     }
 }
@@ -84,13 +92,38 @@ pub(crate) struct FpsText(pub(crate) f64);
 
 impl fmt::Display for FpsText {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let fps = self.0;
-        if fps < 10.0 {
-            write!(f, "{fps:.1}")
-        } else {
-            write!(f, "{fps:.0}")
+        match tenths_below_ten(self.0) {
+            Some(Ok(tenths)) => write!(f, "{}.{}", tenths / 10, tenths % 10),
+            Some(Err(whole)) => write!(f, "{whole}"),
+            None => write!(f, "{:.1}", self.0),
         }
     }
+}
+
+/// `value / unit`, rounded half up.
+fn rounded_ratio(value: u128, unit: u128) -> u128 {
+    (value + unit / 2) / unit
+}
+
+/// A value in tenths when it rounds below 10 (`Ok`), else rounded to a whole number (`Err`);
+/// `None` for what integers do not hold (negative, not finite, past `u64`), written as before.
+fn tenths_below_ten(value: f64) -> Option<Result<u64, u64>> {
+    const LARGEST: f64 = 1e15; // far past any rate or share, and exact in an f64
+    if !(0.0..LARGEST).contains(&value) {
+        return None;
+    }
+    #[expect(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "non-negative and below 1e16 after rounding: exact in a u64"
+    )]
+    let round = |x: f64| x.round() as u64;
+    let tenths = round(value * 10.0);
+    Some(if tenths < 100 {
+        Ok(tenths)
+    } else {
+        Err(round(value))
+    })
 }
 
 /// [`DurationText`] as a string of its own (the hover text, which is built only when read).
@@ -131,5 +164,28 @@ mod tests {
         assert_eq!(format_bytes(3 * 1024 * 1024 * 1024), "3.00 GiB");
         assert_eq!(FpsText(7.46).to_string(), "7.5");
         assert_eq!(FpsText(143.6).to_string(), "144");
+    }
+
+    #[test]
+    fn a_value_rounding_up_to_a_boundary_reads_as_the_next_unit_does() {
+        // Each written with three digits (or two below 10 FPS or %), never four: the
+        // unit and decimals are picked after rounding.
+        let nanos = Duration::from_nanos;
+        assert_eq!(format_duration(nanos(999_600)), "1.00 ms");
+        assert_eq!(format_duration(nanos(999_400)), "999 µs");
+        assert_eq!(format_duration(nanos(9_996_000)), "10.0 ms");
+        assert_eq!(format_duration(nanos(99_960_000)), "100 ms");
+        assert_eq!(MillisText(nanos(9_996_000)).to_string(), "10.0");
+        assert_eq!(MillisText(nanos(99_960_000)).to_string(), "100");
+        assert_eq!(format_percent(9.96), "10 %");
+        assert_eq!(FpsText(9.96).to_string(), "10");
+        assert_eq!(FpsText(9.94).to_string(), "9.9");
+        assert_eq!(format_bytes(1024 * 1024 * 1024 - 1024), "1.00 GiB");
+        // Half up on the exact duration: 1.005 ms is not 1.00499… ms here.
+        assert_eq!(format_duration(nanos(1_005_000)), "1.01 ms");
+        // What integers do not hold is written as before.
+        assert_eq!(FpsText(f64::NAN).to_string(), "NaN");
+        assert_eq!(format_percent(-1.25), "-1.2 %");
+        assert_eq!(FpsText(0.0).to_string(), "0.0");
     }
 }
