@@ -482,17 +482,31 @@ fn a_group_of_frames_is_read_back_with_one_map() {
         let results = timer.take_results();
         let first = group * 4;
         assert_eq!(indices(&results), [first, first + 1, first + 2, first + 3]);
-        for result in &results {
-            assert_eq!(result.rejected_passes, 0, "{result:?}");
-            assert!(
-                result.pass("work").is_some_and(|p| p.duration_secs > 0.0),
-                "each frame reads its own region: {result:?}"
-            );
-        }
+        assert_each_frame_read_its_pass(&results);
         assert!(!timer.has_pending());
     }
+    assert_all_timed(&timer, 8, 2);
+}
+
+/// Each result has its "work" pass, none rejected: each frame read its own region.
+fn assert_each_frame_read_its_pass(results: &[GpuFrameResult]) {
+    for result in results {
+        assert_eq!(result.rejected_passes, 0, "{result:?}");
+        assert!(
+            result.pass("work").is_some_and(|p| p.duration_secs > 0.0),
+            "each frame reads its own region: {result:?}"
+        );
+    }
+}
+
+/// `timed_frames` frames timed in `readbacks` readbacks, none dropped or invalid.
+fn assert_all_timed(timer: &GpuTimer, timed_frames: u64, readbacks: u64) {
     let stats = timer.stats();
-    assert_eq!((stats.timed_frames, stats.readbacks), (8, 2), "{stats:?}");
+    assert_eq!(
+        (stats.timed_frames, stats.readbacks),
+        (timed_frames, readbacks),
+        "{stats:?}"
+    );
     assert_eq!(
         (stats.dropped_frames, stats.invalid_results),
         (0, 0),
@@ -564,18 +578,6 @@ fn a_group_is_resolved_by_the_frame_that_completes_it() {
     }
     let results = timer.take_results();
     assert_eq!(indices(&results), [0, 1, 2, 3]);
-    for result in &results {
-        assert_eq!(result.rejected_passes, 0, "{result:?}");
-        assert!(
-            result.pass("work").is_some_and(|p| p.duration_secs > 0.0),
-            "{result:?}"
-        );
-    }
-    let stats = timer.stats();
-    assert_eq!((stats.timed_frames, stats.readbacks), (4, 1), "{stats:?}");
-    assert_eq!(
-        (stats.dropped_frames, stats.invalid_results),
-        (0, 0),
-        "{stats:?}"
-    );
+    assert_each_frame_read_its_pass(&results);
+    assert_all_timed(&timer, 4, 1);
 }
