@@ -384,8 +384,9 @@ impl GpuTimer {
         flushed
     }
 
-    /// Records `group`'s readback on `encoder`: each ended frame's resolve into its region,
-    /// then one copy of the group and its map, and marks the group as mapping. The commands
+    /// Records `group`'s readback on `encoder`: one resolve of the group's queries up to its
+    /// last ended frame's last stamp (each slot's results land in its region), one copy of
+    /// the group and its map, and marks the group as mapping. The commands
     /// are recorded with the timer's lock held: wgpu runs no callback of the timer's while
     /// recording (the map's runs at a later poll and takes no lock of the timer's).
     fn record_readback(
