@@ -476,4 +476,37 @@ fn print_table(targets: &[Target], costs: &[Vec<FrameCost>]) {
             i128::from(r.allocations) - i128::from(without.allocations),
         );
     }
+    print_slowest(targets, costs);
+}
+
+/// The app's own slowest frames beside each column's slowest refresh frame and the HUD's
+/// `fps_monitor` in it: a refresh frame's whole time includes the host's jitter, which
+/// `without` shows.
+fn print_slowest(targets: &[Target], costs: &[Vec<FrameCost>]) {
+    let mut app: Vec<Duration> = costs[0].iter().map(FrameCost::total).collect();
+    app.sort_unstable();
+    let Some(&app_max) = app.last() else {
+        return;
+    };
+    let app_p99 = app[(app.len() * 99 / 100).min(app.len() - 1)];
+    println!(
+        "  slowest frames: `without` {:.1} µs (p99 {:.1}) of {}; each column's slowest refresh \
+         frame, whole, and the most `fps_monitor` took in a refresh frame:",
+        micros(app_max),
+        micros(app_p99),
+        app.len()
+    );
+    for (target, costs) in targets.iter().zip(costs).skip(1) {
+        let refreshes = costs.iter().filter(|c| c.refresh);
+        let slowest = refreshes.clone().map(FrameCost::total).max();
+        let most_show = refreshes.map(|c| c.show).max();
+        if let (Some(slowest), Some(most_show)) = (slowest, most_show) {
+            println!(
+                "  {:<16} {:7.1} µs whole, fps_monitor at most {:.1} µs",
+                target.column.name(),
+                micros(slowest),
+                micros(most_show)
+            );
+        }
+    }
 }
