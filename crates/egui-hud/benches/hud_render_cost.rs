@@ -488,7 +488,8 @@ fn print_slowest(targets: &[Target], costs: &[Vec<FrameCost>]) {
     let Some(&app_max) = app.last() else {
         return;
     };
-    let app_p99 = app[(app.len() * 99 / 100).min(app.len() - 1)];
+    // Nearest rank: the ⌈0.99·n⌉-th smallest.
+    let app_p99 = app[(app.len() * 99).div_ceil(100) - 1];
     println!(
         "  slowest frames: `without` {:.1} µs (p99 {:.1}) of {}; each column's slowest refresh \
          frame, whole, and the most `fps_monitor` took in a refresh frame:",

@@ -5,8 +5,7 @@ use crate::FrameId;
 ///
 /// `Clone + Send + Sync` so it can wait in egui-wgpu's `CallbackResources` between a paint
 /// callback's `prepare` and `paint`. Holds a clone of its readback group's `QuerySet` (no
-/// allocation). A
-/// scope never closed before its frame is resolved is rejected and counted as invalid.
+/// allocation). A scope never closed before its frame ends is rejected and counted as invalid.
 #[derive(Clone, Debug)]
 pub struct GpuScope {
     pub(crate) frame: FrameId,

@@ -91,7 +91,7 @@ struct CalibrationState {
 
 impl GpuTimer {
     /// Creates the timer and, if the device supports timestamps, its ring of
-    /// `settings.frame_slots` query sets and buffers.
+    /// `settings.frame_slots` slots and, per readback group, a query set and two buffers.
     ///
     /// A device without `TIMESTAMP_QUERY` is not an error: the timer is a no-op, [`Self::support`]
     /// is [`TimestampSupport::None`], and the reason is logged once here.
@@ -176,7 +176,7 @@ impl GpuTimer {
     ///
     /// Returns `None` when timing is unsupported or the timer disposed, and `None` plus one
     /// [`GpuTimerStats::dropped_frames`] when every slot is still in flight (results not yet
-    /// read: call [`Self::poll_results`] every frame). A slot begun but left unresolved for a
+    /// read: call [`Self::poll_results`] every frame). A slot begun but never ended for a
     /// whole ring's worth of frames is reclaimed and counted as dropped. One lock, no allocation.
     pub fn begin_frame(&self) -> Option<FrameId> {
         if !self.shared.support.can_time_passes() {
@@ -220,7 +220,7 @@ impl GpuTimer {
     /// Reserves a timestamp pair for one pass the caller is about to begin; put
     /// [`PassTimestamps::render_pass_writes`] into its descriptor. Needs `TIMESTAMP_QUERY`.
     ///
-    /// `None` if unsupported, if `frame` is stale or already resolved, or if the frame already
+    /// `None` if unsupported, if `frame` is stale or already ended, or if the frame already
     /// has `max_passes_per_frame` passes (then [`GpuTimerStats::skipped_passes`] counts it).
     /// One lock; allocates only the first time a label is seen.
     pub fn pass_timestamps(&self, frame: FrameId, label: &str) -> Option<PassTimestamps> {
@@ -314,8 +314,9 @@ impl GpuTimer {
     }
 
     /// Ends the frame: it takes no more passes. `encoder` must be submitted after every
-    /// command buffer holding the frame's stamps (the same one is fine, or a later frame's,
-    /// e.g. the next egui `prepare`), and after the encoders of earlier `resolve_frame` calls.
+    /// command buffer holding the stamps of this frame and of the ended frames of its group
+    /// (the same one is fine, or a later frame's, e.g. the next egui `prepare`), and after the
+    /// encoders of earlier `resolve_frame` calls: the group's resolve may be recorded on it.
     ///
     /// When this completes the frame's readback group (every slot of it ended; see
     /// [`GpuTimerSettings::frames_per_readback`], default 1: every frame), records the group's
@@ -323,7 +324,7 @@ impl GpuTimer {
     /// map-on-submit. Otherwise it records nothing, and the frame waits for the rest of its
     /// group or for [`Self::flush`]. (One resolve a group, not one a frame: wgpu 30 gives a
     /// resolve of stamps written on an earlier encoder a command buffer of its own at submit;
-    /// egui-hud's timed frames on lavapipe allocated 6 times fewer a frame in groups of 4.)
+    /// in groups of 4, egui-hud's timed frames on lavapipe allocate 6 fewer a frame.)
     ///
     /// Idempotent: returns `true` only the first time for a frame with passes; a second call, a
     /// stale id or a frame without passes (its slot is freed at once) records nothing. If the
@@ -388,7 +389,9 @@ impl GpuTimer {
     /// last ended frame's last stamp (each slot's results land in its region), one copy of
     /// the group and its map, and marks the group as mapping. The commands
     /// are recorded with the timer's lock held: wgpu runs no callback of the timer's while
-    /// recording (the map's runs at a later poll and takes no lock of the timer's).
+    /// recording (the map's runs at a later poll and takes no lock of the timer's). An
+    /// uncaptured-error handler that wgpu calls while recording (an encoder already finished)
+    /// must not call back into the timer.
     fn record_readback(
         &self,
         state: &mut TimerState,
@@ -491,7 +494,7 @@ impl GpuTimer {
         results
     }
 
-    /// Whether a resolved frame's results are still on their way; while this is true an idle app
+    /// Whether an ended frame's results are still on their way; while this is true an idle app
     /// should repaint (or call [`Self::poll_results`]) soon. Frames still recording are not
     /// counted: they wait for the caller's [`Self::resolve_frame`]. One lock.
     pub fn has_pending(&self) -> bool {
@@ -503,7 +506,7 @@ impl GpuTimer {
             .any(|s| s.phase == SlotPhase::Ended)
     }
 
-    /// Slots not free (recording or resolved); at `settings.frame_slots` the next frame is
+    /// Slots not free (recording or ended); at `settings.frame_slots` the next frame is
     /// dropped. One lock.
     pub fn frames_in_flight(&self) -> usize {
         self.shared
@@ -617,7 +620,8 @@ impl GpuTimer {
         let slot = state.slots.get_mut(frame.slot())?;
         let pair = u32::try_from(slot.pairs.len()).ok()?;
         slot.pairs.push(PairRecord { label, closed });
-        Some((query_set, pair, slot.first_query + pair * 2))
+        let begin_index = slot.first_query.checked_add(pair * 2)?;
+        Some((query_set, pair, begin_index))
     }
 
     fn close_pair(&self, scope: &GpuScope) -> bool {
@@ -654,7 +658,7 @@ impl GpuTimer {
                 MapState::Pending => continue,
                 MapState::Failed | MapState::Abandoned => {
                     group.mapping = false;
-                    for (_, slot) in resolved(group_slots) {
+                    for (_, slot) in ended(group_slots) {
                         slot.phase = SlotPhase::Free;
                         stats.dropped_frames += 1;
                     }
@@ -666,7 +670,7 @@ impl GpuTimer {
             let bytes = self.shared.region_bytes * per_group as u64;
             match group.readback_buffer.get_mapped_range(0..bytes) {
                 Ok(view) => {
-                    for (region, slot) in resolved(group_slots) {
+                    for (region, slot) in ended(group_slots) {
                         slot.phase = SlotPhase::Free;
                         read_ticks(slot, &view, region as u64 * self.shared.region_bytes);
                         if delivery.len() <= ready {
@@ -681,7 +685,7 @@ impl GpuTimer {
                 }
                 Err(error) => {
                     log::warn!("gpu-timing: could not read a mapped readback buffer: {error}");
-                    for (_, slot) in resolved(group_slots) {
+                    for (_, slot) in ended(group_slots) {
                         slot.phase = SlotPhase::Free;
                         stats.dropped_frames += 1;
                     }
@@ -758,8 +762,8 @@ impl GpuTimer {
     }
 }
 
-/// A group's resolved slots, with their region's index.
-fn resolved(slots: &mut [FrameSlot]) -> impl Iterator<Item = (usize, &mut FrameSlot)> {
+/// A group's ended slots, with their region's index.
+fn ended(slots: &mut [FrameSlot]) -> impl Iterator<Item = (usize, &mut FrameSlot)> {
     slots
         .iter_mut()
         .enumerate()

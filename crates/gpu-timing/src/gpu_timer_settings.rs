@@ -18,12 +18,13 @@ pub struct GpuTimerSettings {
     pub frame_slots: usize,
 
     /// Timed passes and scopes per frame; past it a pass is not timed and
-    /// [`crate::GpuTimerStats::skipped_passes`] counts it. Default 16. Range 1..=2048
-    /// (a query set holds at most 4096 timestamps).
+    /// [`crate::GpuTimerStats::skipped_passes`] counts it. Default 16. Range 1..=2048, and
+    /// this rounded up to 16, times `frames_per_readback`, at most 2048 (a readback group's
+    /// frames share one query set, which holds at most 4096 timestamps).
     pub max_passes_per_frame: u32,
-    /// Resolved frames read back together, with one buffer copy and one map: consecutive
-    /// slots share their resolve and readback buffers in groups of this many, and a group is
-    /// copied and mapped when its last frame is resolved, or earlier by
+    /// Ended frames read back together, with one resolve, one buffer copy and one map:
+    /// consecutive slots share a query set and their resolve and readback buffers in groups
+    /// of this many, and a group is read back when its last frame ends, or earlier by
     /// [`crate::GpuTimer::flush`].
     ///
     /// Default 1: each frame is read back on its own, about two frames late. More saves the
@@ -132,7 +133,23 @@ mod tests {
     #[test]
     fn default_is_valid_and_each_bad_field_is_named() {
         assert_eq!(GpuTimerSettings::default().validate(), Ok(()));
-        let cases: [(GpuTimerSettings, &str); 7] = [
+        // The largest group that fits one query set: 4 frames of 512 passes.
+        let largest = GpuTimerSettings {
+            frame_slots: 8,
+            frames_per_readback: 4,
+            max_passes_per_frame: 512,
+            ..Default::default()
+        };
+        assert_eq!(largest.validate(), Ok(()));
+        let cases: [(GpuTimerSettings, &str); 8] = [
+            (
+                // 513 passes take 1 056 timestamps a frame (rounded up to 32): 4 224 a group.
+                GpuTimerSettings {
+                    max_passes_per_frame: 513,
+                    ..largest.clone()
+                },
+                "frames_per_readback",
+            ),
             (
                 GpuTimerSettings {
                     frame_slots: 0,

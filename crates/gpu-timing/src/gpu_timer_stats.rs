@@ -14,8 +14,8 @@ pub struct GpuTimerStats {
     /// (raise `GpuTimerSettings::max_passes_per_frame`).
     pub skipped_passes: u64,
 
-    /// Readbacks recorded: one buffer copy and map each, for a group of up to
-    /// `GpuTimerSettings::frames_per_readback` resolved frames.
+    /// Readbacks recorded: one resolve, one buffer copy and one map each, for a group of up
+    /// to `GpuTimerSettings::frames_per_readback` ended frames.
     pub readbacks: u64,
     /// Pass results rejected by validation (zero, reversed or implausible timestamps, unfinished
     /// scopes); they are never delivered.

@@ -581,3 +581,42 @@ fn a_group_is_resolved_by_the_frame_that_completes_it() {
     assert_each_frame_read_its_pass(&results);
     assert_all_timed(&timer, 4, 1);
 }
+
+#[test]
+fn a_flush_reads_each_frame_from_its_own_range_past_a_free_slot() {
+    // Three passes a frame: a slot's range of the group's query set (32 queries, as long as
+    // its region of the resolve buffer) is longer than its frame's 6 stamps, and the group's
+    // first slot is free when it is flushed, so the one resolve spans a slot never read.
+    let Some(gpu) = request_gpu(true) else { return };
+    let timer = timer(
+        &gpu,
+        GpuTimerSettings {
+            frame_slots: 8,
+            frames_per_readback: 4,
+            max_passes_per_frame: 3,
+            ..Default::default()
+        },
+    );
+    let work = Workload::new(&gpu.device, 256);
+    let empty = timer.begin_frame().expect("a free slot");
+    let (frame, stamped) = stamped_frame(&gpu, &timer, &work);
+    gpu.queue.submit([stamped.finish()]);
+    let mut encoder = gpu
+        .device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+    assert!(
+        !timer.resolve_frame(empty, &mut encoder),
+        "no passes: freed"
+    );
+    assert!(timer.resolve_frame(frame, &mut encoder), "first resolve");
+    assert!(
+        timer.flush(&mut encoder),
+        "the part-filled group is read back"
+    );
+    gpu.queue.submit([encoder.finish()]);
+    wait_idle(&gpu.device);
+    let results = timer.take_results();
+    assert_eq!(indices(&results), [frame.index()]);
+    assert_each_frame_read_its_pass(&results);
+    assert_all_timed(&timer, 1, 1);
+}

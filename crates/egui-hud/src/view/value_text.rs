@@ -58,7 +58,8 @@ impl fmt::Display for PercentText {
         match tenths_below_ten(self.0) {
             Some(Ok(tenths)) => write!(f, "{}.{} %", tenths / 10, tenths % 10),
             Some(Err(whole)) => write!(f, "{whole} %"),
-            None => write!(f, "{:.1} %", self.0),
+            None if self.0 < 10.0 => write!(f, "{:.1} %", self.0),
+            None => write!(f, "{:.0} %", self.0),
         }
     }
 }
@@ -95,7 +96,8 @@ impl fmt::Display for FpsText {
         match tenths_below_ten(self.0) {
             Some(Ok(tenths)) => write!(f, "{}.{}", tenths / 10, tenths % 10),
             Some(Err(whole)) => write!(f, "{whole}"),
-            None => write!(f, "{:.1}", self.0),
+            None if self.0 < 10.0 => write!(f, "{:.1}", self.0),
+            None => write!(f, "{:.0}", self.0),
         }
     }
 }
@@ -105,8 +107,9 @@ fn rounded_ratio(value: u128, unit: u128) -> u128 {
     (value + unit / 2) / unit
 }
 
-/// A value in tenths when it rounds below 10 (`Ok`), else rounded to a whole number (`Err`);
-/// `None` for what integers do not hold (negative, not finite, past `u64`), written as before.
+/// A value in tenths when it rounds below 10 (`Ok`), else rounded to a whole number (`Err`),
+/// halves away from zero; `None` for what integers do not hold (negative, not finite, from
+/// 1e15), written as before.
 fn tenths_below_ten(value: f64) -> Option<Result<u64, u64>> {
     const LARGEST: f64 = 1e15; // far past any rate or share, and exact in an f64
     if !(0.0..LARGEST).contains(&value) {
@@ -187,5 +190,7 @@ mod tests {
         assert_eq!(FpsText(f64::NAN).to_string(), "NaN");
         assert_eq!(format_percent(-1.25), "-1.2 %");
         assert_eq!(FpsText(0.0).to_string(), "0.0");
+        assert_eq!(FpsText(f64::INFINITY).to_string(), "inf");
+        assert_eq!(FpsText(2e15).to_string(), "2000000000000000");
     }
 }
