@@ -411,9 +411,7 @@ impl GpuTimer {
             return;
         };
         debug_assert!(!readback.mapping, "a group is mapped once per fill");
-        let group_slots = slots
-            .get(group * per_group..(group + 1) * per_group)
-            .unwrap_or_default();
+        let group_slots = group_slots(slots, group, per_group);
         // One resolve up to the last ended frame's last stamp: the queries between frames
         // (a frame's unused pairs, a free slot's) are resolved too and never read.
         let resolved_queries = group_slots
