@@ -290,10 +290,11 @@ impl eframe::App for DemoApp {
             // F8 starts the readouts over; F9 records a 10 s benchmark (its summary saved
             // beside the exports); F10 cycles the presets (number only, compact,
             // full); F11 saves the retained frames (CSV and Chrome trace) next to the
-            // executable. The demo opens on the full HUD, to show everything it measures.
+            // executable. The demo opens on the full HUD, to show everything it measures,
+            // unless `--preset` names another.
             let hud = egui_hud::FpsMonitor::new()
                 .eframe_frame(frame)
-                .preset(egui_hud::HudPreset::Full)
+                .preset(self.args.preset)
                 .gpu_sampling(self.args.gpu_sampling)
                 .cycle_preset_on_key(egui::Key::F10)
                 .reset_on_key(egui::Key::F8)

@@ -2,7 +2,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 /// The demo's command line: `--seconds S`, `--backend glow|wgpu`, `--load N`, `--size WxH`,
-/// `--csv PATH`, `--trace PATH`, `--gpu-every-frame`.
+/// `--csv PATH`, `--trace PATH`, `--gpu-every-frame`, `--preset number|compact|full`.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct DemoArgs {
     /// Run this long from the first frame, print the HUD's snapshot as one JSON line and exit.
@@ -25,6 +25,10 @@ pub(crate) struct DemoArgs {
     /// `--gpu-every-frame`: the GPU timer times every frame (`GpuSampling::EveryFrame`), not at
     /// most 120 a second.
     pub(crate) gpu_sampling: egui_hud::GpuSampling,
+    /// `--preset number|compact|full`: the HUD's rows at start (F10 cycles them); the default
+    /// is full, to show everything the HUD measures. Measuring one preset's cost in a real
+    /// window needs it from the first frame.
+    pub(crate) preset: egui_hud::HudPreset,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,7 +38,7 @@ pub(crate) enum Backend {
 }
 
 impl DemoArgs {
-    pub(crate) const USAGE: &str = "usage: fps_monitor [--seconds S [--csv PATH] [--trace PATH]] [--benchmark S --json PATH] [--backend wgpu|glow] [--load N] [--size WxH] [--gpu-every-frame]\n       fps_monitor --compare A.json B.json";
+    pub(crate) const USAGE: &str = "usage: fps_monitor [--seconds S [--csv PATH] [--trace PATH]] [--benchmark S --json PATH] [--backend wgpu|glow] [--load N] [--size WxH] [--gpu-every-frame] [--preset number|compact|full]\n       fps_monitor --compare A.json B.json";
 
     pub(crate) fn parse(mut args: impl Iterator<Item = String>) -> Result<Self, String> {
         let mut parsed = Self {
@@ -47,6 +51,7 @@ impl DemoArgs {
             benchmark: None,
             compare: None,
             gpu_sampling: egui_hud::GpuSampling::default(),
+            preset: egui_hud::HudPreset::Full,
         };
         let mut benchmark_secs = None;
         let mut json = None;
@@ -105,6 +110,16 @@ impl DemoArgs {
                 "--csv" => parsed.csv = Some(PathBuf::from(value()?)),
                 "--trace" => parsed.trace = Some(PathBuf::from(value()?)),
                 "--gpu-every-frame" => parsed.gpu_sampling = egui_hud::GpuSampling::EveryFrame,
+                "--preset" => {
+                    parsed.preset = match value()?.as_str() {
+                        "number" => egui_hud::HudPreset::NumberOnly,
+                        "compact" => egui_hud::HudPreset::Compact,
+                        "full" => egui_hud::HudPreset::Full,
+                        other => {
+                            return Err(format!("--preset {other}: use number, compact or full"));
+                        }
+                    };
+                }
                 "--help" | "-h" => return Err(Self::USAGE.to_owned()),
                 other => return Err(format!("unknown argument {other}\n{}", Self::USAGE)),
             }
@@ -155,5 +170,18 @@ mod tests {
             parse(&[]).expect("defaults").gpu_sampling,
             egui_hud::GpuSampling::default()
         );
+        assert_eq!(
+            parse(&["--preset", "number"]).expect("valid").preset,
+            egui_hud::HudPreset::NumberOnly
+        );
+        assert_eq!(
+            parse(&["--preset", "compact"]).expect("valid").preset,
+            egui_hud::HudPreset::Compact
+        );
+        assert_eq!(
+            parse(&[]).expect("defaults").preset,
+            egui_hud::HudPreset::Full
+        );
+        assert!(parse(&["--preset", "all"]).is_err());
     }
 }
