@@ -17,22 +17,20 @@ use profiler_core::record::frame_log::FrameLog;
 use profiler_core::record::frame_trace::FrameTrace;
 use profiler_core::record::spike_threshold::SpikeThreshold;
 
-/// The calling thread's minor page faults so far (`/proc/thread-self/stat`, field 10).
-fn minor_faults() -> u64 {
-    let stat = std::fs::read_to_string("/proc/thread-self/stat").expect("Linux has /proc");
+/// The calling thread's minor page faults so far (`/proc/thread-self/stat`, field 10); `None`
+/// when it cannot be read.
+fn minor_faults() -> Option<u64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
     // The command name (field 2) may hold spaces: the fields after it follow its last ')'.
-    let after_name = stat.rsplit_once(')').expect("a stat line").1;
-    after_name
-        .split_whitespace()
-        .nth(7) // state is field 3: minflt, field 10, is the 8th after the name
-        .and_then(|field| field.parse().ok())
-        .expect("minflt is a number")
+    let (_, after_name) = stat.rsplit_once(')')?;
+    // State is field 3: minflt, field 10, is the 8th after the name.
+    after_name.split_whitespace().nth(7)?.parse().ok()
 }
 
 #[test]
 fn filling_the_retained_window_faults_in_none_of_its_pages() {
     let capacity = SamplerConfig::default().capacity;
-    let window_bytes = capacity * std::mem::size_of::<FrameTrace>();
+    let window_bytes = capacity * size_of::<FrameTrace>();
     let page_bytes = rustix::param::page_size();
     let window_pages = window_bytes.div_ceil(page_bytes);
     assert!(
@@ -44,13 +42,13 @@ fn filling_the_retained_window_faults_in_none_of_its_pages() {
     // Frames within the budget: no spike is kept (a spike allocates).
     let budget = Duration::from_millis(16);
     let mut trace = FrameTrace::new(0, SystemTime::UNIX_EPOCH);
-    let before = minor_faults();
+    let before = minor_faults().expect("Linux counts a thread's page faults");
     for sequence in 1..=u64::try_from(capacity).expect("a small capacity") {
         trace.sequence = sequence;
         trace.draw = Duration::from_millis(5);
         log.add_swapping(&mut trace, budget);
     }
-    let faults = minor_faults() - before;
+    let faults = minor_faults().expect("Linux counts a thread's page faults") - before;
 
     assert_eq!(log.retained().len(), capacity, "the window is full");
     // A page of the stack or of the harness may fault in; a window faulted in by its frames
