@@ -3,8 +3,8 @@
 //!
 //! A window of 120 frames is about 216 KiB, which the system allocator maps fresh: each page is
 //! faulted in when it is first written. Written a frame at a time, that was a page fault every
-//! second frame of the HUD's first 120, measured in the demo on wgpu/lavapipe as 10–13 µs a
-//! frame in `FrameLog::add_swapping` against 4–5 µs once the window was full. A test of its
+//! second frame of the HUD's first 120, measured in the demo on wgpu/lavapipe as 9–11 µs a
+//! frame in `FrameLog::add_swapping` against 4.6–5.4 µs once the window was full. A test of its
 //! own (its own process): a window mapped for an earlier test and freed could be handed back
 //! already faulted in, which would hide the first-touch faults this test counts.
 #![cfg(target_os = "linux")]

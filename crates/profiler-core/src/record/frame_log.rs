@@ -204,9 +204,9 @@ impl FrameLog {
 /// An empty window with room for `capacity` frames, its memory written once. The window of
 /// 120 frames is about 216 KB, which the allocator maps fresh: each page is faulted in when it
 /// is first written. Left to the frames that fill it, that was a page fault every second frame
-/// of the first 120 (`FrameLog::add_swapping` took 10–13 µs a frame in the demo on lavapipe
-/// against 4–5 once full); written here, the faults are paid together when the log is made, at
-/// the HUD's first frame or a restart.
+/// of the first 120 (`FrameLog::add_swapping` took 9–11 µs a frame in the demo on lavapipe
+/// against 4.6–5.4 once full, and 3.5–4 with the window written first). Written here, the
+/// faults are paid together when the log is made: at the HUD's first frame or a restart.
 fn written_window(capacity: usize) -> VecDeque<FrameTrace> {
     let mut window = VecDeque::with_capacity(capacity);
     window.extend(
