@@ -111,14 +111,15 @@ impl DemoArgs {
                 "--trace" => parsed.trace = Some(PathBuf::from(value()?)),
                 "--gpu-every-frame" => parsed.gpu_sampling = egui_hud::GpuSampling::EveryFrame,
                 "--preset" => {
-                    parsed.preset = match value()?.as_str() {
-                        "number" => egui_hud::HudPreset::NumberOnly,
-                        "compact" => egui_hud::HudPreset::Compact,
-                        "full" => egui_hud::HudPreset::Full,
-                        other => {
-                            return Err(format!("--preset {other}: use number, compact or full"));
-                        }
+                    let raw = value()?;
+                    // The first word of the HUD's own name for it ("number only" is `number`).
+                    let short = |preset: egui_hud::HudPreset| {
+                        preset.name().split(' ').next().unwrap_or_default()
                     };
+                    parsed.preset = egui_hud::HudPreset::ALL
+                        .into_iter()
+                        .find(|&preset| short(preset) == raw)
+                        .ok_or_else(|| format!("--preset {raw}: use number, compact or full"))?;
                 }
                 "--help" | "-h" => return Err(Self::USAGE.to_owned()),
                 other => return Err(format!("unknown argument {other}\n{}", Self::USAGE)),
