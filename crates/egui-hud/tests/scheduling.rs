@@ -886,6 +886,52 @@ fn the_huds_own_cost_is_subtracted_to_the_nanosecond() {
     assert_eq!(snapshot.p95, Some(Duration::from_millis(4)), "{snapshot:?}");
 }
 
+/// Behaviour 8, in egui's hooks: the HUD's work in its hooks inside a frame is its own cost,
+/// not the app's FRAME. Here that work is made large: the app asks for 50 000 repaints a frame,
+/// and in the next frame's hooks the HUD copies and counts each (for WHY and the frame's
+/// causes). Judged against what the test measured itself: its UI's own time and the whole
+/// `run_ui`, medians over the frames. The HUD's repaint observer runs inside the app's calls,
+/// so it is in both.
+#[test]
+fn the_huds_work_in_egui_hooks_is_left_out_of_frame() {
+    const REQUESTS: usize = 50_000;
+    let app_times = Arc::new(Mutex::new(Vec::<Duration>::new()));
+    let mut app = {
+        let app_times = Arc::clone(&app_times);
+        move |ui: &mut egui::Ui| {
+            let start = Instant::now();
+            for _ in 0..REQUESTS {
+                ui.ctx().request_repaint();
+            }
+            app_times.lock().push(start.elapsed());
+            FpsMonitor::new().sample_resources(false).show(ui.ctx());
+        }
+    };
+    let mut sim = SimLoop::new();
+    let mut run_ui_times = Vec::new();
+    for _ in 0..60 {
+        let start = Instant::now();
+        sim.frames(1, &mut app);
+        run_ui_times.push(start.elapsed());
+    }
+    let median = |mut times: Vec<Duration>| {
+        times.sort_unstable();
+        times[times.len() / 2]
+    };
+    let app_own = median(app_times.lock().clone());
+    let run_ui = median(run_ui_times);
+    let snapshot = sim.snapshot();
+    let frame = snapshot.frame.expect("FRAME reads");
+    let hud_and_egui = run_ui.saturating_sub(app_own);
+    assert!(
+        frame.saturating_sub(app_own) < hud_and_egui / 2,
+        "FRAME {frame:?} against the app's own {app_own:?} in a run_ui of {run_ui:?}: more \
+         than half of the rest ({hud_and_egui:?}) counted as the app's; the HUD's own measure \
+         {:?}",
+        snapshot.overlay_cost
+    );
+}
+
 /// State set up once (`set_refresh_rate`, as `install` does) survives an app clearing egui's
 /// memory.
 #[test]

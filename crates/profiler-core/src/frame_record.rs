@@ -28,6 +28,10 @@ pub struct FrameRecord {
     /// Time the HUD spent drawing itself inside this frame; subtracted from the draw time so the
     /// HUD does not measure itself. Default zero.
     pub overlay_cost: Duration,
+    /// Time the HUD spent on the previous frame after that frame ended (recording it, asking
+    /// for its next refresh): part of the HUD's cost per frame ([`crate::Snapshot::overlay_cost`]),
+    /// not subtracted from this frame's draw time, which it is not inside. Default zero.
+    pub overlay_after: Duration,
     /// Time inside the frame that is neither the app's nor the HUD's (an immediate child
     /// viewport's frame, run inside its parent's pass); subtracted from the draw time, not
     /// reported as the HUD's. Default zero.

@@ -252,7 +252,7 @@ impl FrameSampler {
                     .saturating_sub(overlay)
                     .saturating_sub(frame.excluded),
             ),
-            overlay_nanos: nanos(overlay),
+            overlay_nanos: nanos(overlay.saturating_add(frame.overlay_after)),
             invalidations: frame.invalidations,
             missed_refreshes: match (present, previous_present) {
                 (Some(at), Some(previous)) if frame.back_to_back => {

@@ -131,7 +131,9 @@ pub struct Snapshot {
     /// both fit in it; `None` until both the CPU side (see [`Snapshot::max_fps`]) and the GPU
     /// time per frame are known.
     pub bound: Option<Bound>,
-    /// Mean time the HUD spent drawing itself per frame (already left out of FRAME).
+    /// Mean time the HUD spent on itself per frame: its drawing and bookkeeping inside the
+    /// frame (already left out of FRAME) and its bookkeeping after the frame ended
+    /// ([`crate::FrameRecord::overlay_after`]).
     pub overlay_cost: Option<Duration>,
     /// `AVG`, `1% LOW`, `0.1% LOW` since the sampler started or was reset, over the present
     /// intervals of frames wanted back to back; `None` before the first such interval, and in a
@@ -142,8 +144,8 @@ pub struct Snapshot {
     /// animating back to back, since the start or a reset (Apple's hitch time ratio: good ≤ 5,
     /// warning 5–10, critical ≥ 10). Idle time never dilutes it.
     pub hitch_ms_per_s: Option<f64>,
-    /// Median of the HUD's own drawing time per frame: robust where the mean is not (a frame
-    /// preempted inside the HUD's hooks on a loaded machine).
+    /// Median of the HUD's own time per frame (as [`Self::overlay_cost`]): robust where the
+    /// mean is not (a frame preempted inside the HUD's hooks on a loaded machine).
     pub overlay_cost_p50: Option<Duration>,
     /// Frames that only the HUD's tick caused, excluded from every readout, since mount.
     pub self_induced_frames: u64,

@@ -56,6 +56,7 @@ fn frame_with(
         invalidations,
         origin,
         overlay_cost: Duration::ZERO,
+        overlay_after: Duration::ZERO,
         excluded: Duration::ZERO,
         back_to_back: true,
     });
@@ -353,6 +354,7 @@ fn overlay_cost_is_subtracted_from_frame_and_reported() {
             invalidations: 1,
             origin: FrameOrigin::App,
             overlay_cost: ms(1),
+            overlay_after: Duration::ZERO,
             excluded: Duration::ZERO,
             back_to_back: true,
         });
@@ -361,6 +363,32 @@ fn overlay_cost_is_subtracted_from_frame_and_reported() {
     let snap = s.snapshot();
     assert_eq!(snap.frame, Some(ms(4)));
     assert_eq!(snap.overlay_cost, Some(ms(1)));
+}
+
+/// The HUD's work on a frame after it ended (recording it, asking for the next refresh) is
+/// part of its cost per frame, and not of any frame's draw time: it ran outside them.
+#[test]
+fn the_huds_work_after_a_frame_is_its_cost_not_the_frames() {
+    let (mut s, clock) = sampler(no_warmup());
+    for _ in 0..4 {
+        let draw_start = clock.now();
+        clock.advance(ms(5));
+        let draw_end = clock.now();
+        s.record_frame(FrameRecord {
+            draw_start,
+            draw_end,
+            present: Some(draw_end),
+            overlay_cost: ms(1),
+            overlay_after: ms(2),
+            back_to_back: true,
+            ..FrameRecord::default()
+        });
+        clock.advance(ms(11));
+    }
+    let snap = s.snapshot();
+    assert_eq!(snap.frame, Some(ms(4)));
+    assert_eq!(snap.overlay_cost, Some(ms(3)));
+    assert_eq!(snap.overlay_cost_p50, Some(ms(3)));
 }
 
 #[test]
@@ -1209,6 +1237,7 @@ fn present_after(
         invalidations: 1,
         origin: FrameOrigin::App,
         overlay_cost: Duration::ZERO,
+        overlay_after: Duration::ZERO,
         excluded: Duration::ZERO,
         back_to_back,
     });

@@ -32,6 +32,7 @@ fn record() -> impl Strategy<Value = FrameRecord> {
                         FrameOrigin::App
                     },
                     overlay_cost: Duration::from_nanos(overlay),
+                    overlay_after: Duration::ZERO,
                     excluded: Duration::from_nanos(overlay / 2),
                     back_to_back: true,
                 }

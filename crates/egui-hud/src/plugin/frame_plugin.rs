@@ -88,8 +88,10 @@ impl FramePlugin {
             && state.is_sampling()
             && state.frame.is_none()
         {
+            let started = state.begin_frame(input);
             self.ledger.open_frame(viewport);
-            state.begin_frame(input);
+            // The hook's work after the frame's first clock read is the HUD's, not the app's.
+            state.add_hud_cost_since(started);
         }
     }
 
@@ -101,6 +103,10 @@ impl FramePlugin {
         };
         pass.egui_redoes_discards = true;
         let viewport = pass.viewport;
+        let since = self
+            .viewports
+            .get_mut(&viewport)
+            .and_then(ViewportState::stamp);
         if ctx.current_pass_index() == 0 {
             self.classify(ctx, viewport);
         }
@@ -109,6 +115,9 @@ impl FramePlugin {
             && let Some(state) = self.sampling(viewport)
         {
             gpu.mark_frame_start(ctx, state.frame_sequence(), state.gpu_may_time_frame());
+        }
+        if let Some(state) = self.viewports.get_mut(&viewport) {
+            state.add_hud_cost_since(since);
         }
     }
 
@@ -199,7 +208,11 @@ impl FramePlugin {
         let Some(pass) = self.passes.pop() else {
             return;
         };
-        self.end_pass(ctx, output, pass);
+        if let Some(ended_at) = self.end_pass(ctx, output, pass)
+            && let Some(state) = self.viewports.get_mut(&pass.viewport)
+        {
+            state.add_hud_cost_after_end(ended_at);
+        }
         // Closed last: this pass's bookkeeping above is not its parent's frame time either.
         if let Some((frame, clock)) = self.parent_frame(pass.viewport) {
             frame.end_nested(clock);
@@ -207,16 +220,19 @@ impl FramePlugin {
     }
 
     /// The end of `pass`: a redone pass restarts its frame; a final one records it and asks
-    /// for the next refresh.
-    fn end_pass(&mut self, ctx: &egui::Context, output: &mut egui::FullOutput, pass: Pass) {
+    /// for the next refresh. Returns when the frame ended, if it did.
+    fn end_pass(
+        &mut self,
+        ctx: &egui::Context,
+        output: &mut egui::FullOutput,
+        pass: Pass,
+    ) -> Option<std::time::Duration> {
         let viewport = pass.viewport;
-        if self
+        // The hook's work up to the frame's end is the HUD's, not the app's.
+        let since = self
             .viewports
-            .get(&viewport)
-            .is_none_or(|state| state.frame.is_none())
-        {
-            return;
-        }
+            .get_mut(&viewport)
+            .and_then(ViewportState::stamp)?;
         self.classify(ctx, viewport);
         let platform = &output.platform_output;
         let max_passes = ctx.options(|o| o.max_passes.get());
@@ -225,9 +241,7 @@ impl FramePlugin {
             && platform.num_completed_passes < max_passes;
         let pass_index = ctx.current_pass_index();
         let enclosed = self.enclosing_viewport(viewport).is_some();
-        let Some(state) = self.viewports.get_mut(&viewport) else {
-            return;
-        };
+        let state = self.viewports.get_mut(&viewport)?;
         // egui moved the requests made since the last pass into this pass's causes when it
         // began: each request is counted once, in the pass after it was made.
         state.record_pass_causes(
@@ -237,15 +251,13 @@ impl FramePlugin {
             pass_index,
             discarded,
         );
-        let Some(ended) = state.end_pass(discarded, platform.num_completed_passes) else {
-            return;
-        };
+        let ended = state.end_pass(discarded, platform.num_completed_passes, since)?;
         let app_due_secs = self.ledger.close_frame(viewport);
         // An immediate child refreshes whenever its parent runs, and asks for no frame: the
         // integration would repaint the parent window for it, a frame neither HUD could tell
         // from the app's.
         if !ended.drawn || enclosed {
-            return;
+            return Some(ended.ended_at);
         }
         let gpu_results_pending = self.gpu_results_pending(viewport);
         if let Some(state) = self.viewports.get_mut(&viewport) {
@@ -261,6 +273,7 @@ impl FramePlugin {
                 output,
             );
         }
+        Some(ended.ended_at)
     }
 }
 

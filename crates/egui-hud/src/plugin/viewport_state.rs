@@ -84,6 +84,8 @@ pub(crate) struct ViewportState {
     gpu_clock_uncertainty: Option<Duration>,
     /// The HUD's own GPU drawing in the latest timed frame (left out of the app's GPU time).
     gpu_overlay_cost: Option<Duration>,
+    /// The HUD's work on the last frame after its end, counted with the next frame's cost.
+    hud_cost_after_end: Duration,
     /// Which frames the GPU timer times, and what it chose so far.
     gpu_sampled: GpuSampled,
     /// Whether the last frame decided for the GPU timer showed something that reads GPU
@@ -195,6 +197,7 @@ impl Default for ViewportState {
             gpu_dropped_frames: 0,
             gpu_clock_uncertainty: None,
             gpu_overlay_cost: None,
+            hud_cost_after_end: Duration::ZERO,
             gpu_sampled: GpuSampled::default(),
             gpu_results_shown: false,
             phases: CpuPhases::default(),
@@ -410,8 +413,15 @@ impl ViewportState {
 
     /// The frame's pass ended: a `discarded` one restarts the frame (when the HUD asked for
     /// it) and `None` is returned; the final one (of `passes`) ends and records the frame.
-    pub(crate) fn end_pass(&mut self, discarded: bool, passes: usize) -> Option<EndedFrame> {
+    /// The HUD's work for the pass since `hud_since` (a stamp) is its own cost.
+    pub(crate) fn end_pass(
+        &mut self,
+        discarded: bool,
+        passes: usize,
+        hud_since: Duration,
+    ) -> Option<EndedFrame> {
         let (frame, clock) = self.frame_and_clock()?;
+        frame.add_cost_since(clock, hud_since);
         if discarded {
             if frame.discard_requested {
                 frame.restart_after_discard(clock);
@@ -422,7 +432,11 @@ impl ViewportState {
         let ended_at = frame.stamp(clock);
         let now_secs = frame.facts.time_secs;
         let drawn = self.end_frame(ended_at, self.app_passes(passes));
-        Some(EndedFrame { drawn, now_secs })
+        Some(EndedFrame {
+            ended_at,
+            drawn,
+            now_secs,
+        })
     }
 
     /// `passes` of the frame ending, without those egui redid for the HUD's own discard.
@@ -581,17 +595,39 @@ impl ViewportState {
         }
     }
 
-    /// A frame's first pass received `input`: the frame begins (one clock read).
-    pub(crate) fn begin_frame(&mut self, input: &egui::RawInput) {
+    /// A frame's first pass received `input`: the frame begins (one clock read, returned).
+    pub(crate) fn begin_frame(&mut self, input: &egui::RawInput) -> Duration {
+        // The frame begins first: what the HUD does below is inside it, and its own cost.
+        let mut frame = FrameInProgress::begin(&*self.clock, FrameFacts::default());
         let window = WindowFingerprint::of(input);
-        let facts = FrameFacts {
-            has_events: WindowFingerprint::has_events(input),
-            window_changed: self.window.replace(window).is_some_and(|w| w != window),
-            ..FrameFacts::default()
-        };
-        let frame = FrameInProgress::begin(&*self.clock, facts);
+        frame.facts.has_events = WindowFingerprint::has_events(input);
+        frame.facts.window_changed = self.window.replace(window).is_some_and(|w| w != window);
         self.frame = Some(frame);
         self.frame_began(frame.started);
+        frame.started
+    }
+
+    /// Reads the clock for the HUD in the frame in progress (see [`FrameInProgress::stamp`]);
+    /// `None` without one.
+    pub(crate) fn stamp(&mut self) -> Option<Duration> {
+        let (frame, clock) = self.frame_and_clock()?;
+        Some(frame.stamp(clock))
+    }
+
+    /// Counts the HUD's work on the frame that ended at `ended_at`, from then to now, as its
+    /// own cost (with the next frame's: it ran outside both). One clock read.
+    pub(crate) fn add_hud_cost_after_end(&mut self, ended_at: Duration) {
+        if self.sampler.is_some() {
+            let after = self.clock.now().saturating_sub(ended_at);
+            self.hud_cost_after_end = self.hud_cost_after_end.saturating_add(after);
+        }
+    }
+
+    /// Counts the HUD's work since `since` (a stamp of the frame in progress) as its own cost.
+    pub(crate) fn add_hud_cost_since(&mut self, since: impl Into<Option<Duration>>) {
+        if let (Some(since), Some((frame, clock))) = (since.into(), self.frame_and_clock()) {
+            frame.add_cost_since(clock, since);
+        }
     }
 
     /// What every begun frame starts: its number, its phases and causes, the previous frame's
@@ -825,6 +861,7 @@ impl ViewportState {
             invalidations: frame.facts.invalidations(),
             origin: frame.origin.unwrap_or_default(),
             overlay_cost: frame.hud_cost(self.read_cost),
+            overlay_after: std::mem::take(&mut self.hud_cost_after_end),
             excluded: frame.nested_cost(),
             back_to_back: frame.facts.back_to_back(),
         };
@@ -1061,6 +1098,8 @@ impl ViewportState {
 /// A frame that ended, as the plugin needs it to ask for the next refresh.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct EndedFrame {
+    /// When it ended, on the HUD's clock.
+    pub(crate) ended_at: Duration,
     /// Whether the HUD was drawn in it.
     pub(crate) drawn: bool,
     /// egui's time at its input.
