@@ -75,7 +75,7 @@ fn hover_text(snapshot: &Snapshot) -> String {
     let mut lines = Vec::with_capacity(6);
     if let Some(cost) = snapshot.overlay_cost {
         lines.push(format!(
-            "HUD {} per frame (left out of FRAME)",
+            "HUD {} per frame (not in FRAME)",
             format_duration(cost)
         ));
     }
