@@ -340,55 +340,35 @@ fn self_induced_frames_never_enter_a_readout() {
     assert_eq!(snap.frame, Some(ms(2)));
 }
 
+/// The HUD's cost inside a frame is subtracted from FRAME and reported; its work on a frame
+/// after the frame ended (recording it, asking for the next refresh) is reported with it and
+/// subtracted from no frame's draw time: it ran outside them.
 #[test]
-fn overlay_cost_is_subtracted_from_frame_and_reported() {
-    let (mut s, clock) = sampler(no_warmup());
-    for _ in 0..4 {
-        let draw_start = clock.now();
-        clock.advance(ms(5));
-        let draw_end = clock.now();
-        s.record_frame(FrameRecord {
-            draw_start,
-            draw_end,
-            present: Some(draw_end),
-            invalidations: 1,
-            origin: FrameOrigin::App,
-            overlay_cost: ms(1),
-            overlay_after: Duration::ZERO,
-            excluded: Duration::ZERO,
-            back_to_back: true,
-        });
-        clock.advance(ms(11));
+fn overlay_cost_is_subtracted_from_frame_and_reported_with_the_work_after_it() {
+    for (after, reported) in [(Duration::ZERO, ms(1)), (ms(2), ms(3))] {
+        let (mut s, clock) = sampler(no_warmup());
+        for _ in 0..4 {
+            let draw_start = clock.now();
+            clock.advance(ms(5));
+            let draw_end = clock.now();
+            s.record_frame(FrameRecord {
+                draw_start,
+                draw_end,
+                present: Some(draw_end),
+                invalidations: 1,
+                origin: FrameOrigin::App,
+                overlay_cost: ms(1),
+                overlay_after: after,
+                excluded: Duration::ZERO,
+                back_to_back: true,
+            });
+            clock.advance(ms(11));
+        }
+        let snap = s.snapshot();
+        assert_eq!(snap.frame, Some(ms(4)), "{after:?} after");
+        assert_eq!(snap.overlay_cost, Some(reported), "{after:?} after");
+        assert_eq!(snap.overlay_cost_p50, Some(reported), "{after:?} after");
     }
-    let snap = s.snapshot();
-    assert_eq!(snap.frame, Some(ms(4)));
-    assert_eq!(snap.overlay_cost, Some(ms(1)));
-}
-
-/// The HUD's work on a frame after it ended (recording it, asking for the next refresh) is
-/// part of its cost per frame, and not of any frame's draw time: it ran outside them.
-#[test]
-fn the_huds_work_after_a_frame_is_its_cost_not_the_frames() {
-    let (mut s, clock) = sampler(no_warmup());
-    for _ in 0..4 {
-        let draw_start = clock.now();
-        clock.advance(ms(5));
-        let draw_end = clock.now();
-        s.record_frame(FrameRecord {
-            draw_start,
-            draw_end,
-            present: Some(draw_end),
-            overlay_cost: ms(1),
-            overlay_after: ms(2),
-            back_to_back: true,
-            ..FrameRecord::default()
-        });
-        clock.advance(ms(11));
-    }
-    let snap = s.snapshot();
-    assert_eq!(snap.frame, Some(ms(4)));
-    assert_eq!(snap.overlay_cost, Some(ms(3)));
-    assert_eq!(snap.overlay_cost_p50, Some(ms(3)));
 }
 
 #[test]
