@@ -487,8 +487,9 @@ impl EguiGpuTimer {
     /// Keeps a calibration of the GPU clock against the CPU's fresh (see
     /// [`GpuTimer::recalibrate_if_stale`]: every 10 s), so GPU times can be placed on the CPU
     /// timeline. The calibration blocks for a few GPU round trips, so it runs on a background
-    /// thread, one at a time. Costs a lock and an atomic when fresh. Called only while the
-    /// timer is not [`Self::is_idle`]: a calibration nothing reads is not kept fresh.
+    /// thread, one at a time. Costs a lock and an atomic when fresh. Called at the HUD's
+    /// refreshes (twice a second, not every frame), only while the timer is not
+    /// [`Self::is_idle`]: a calibration nothing reads is not kept fresh.
     pub(crate) fn keep_calibrated(&self) {
         let fresh = self
             .timer

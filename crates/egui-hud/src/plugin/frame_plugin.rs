@@ -546,6 +546,10 @@ impl FramePlugin {
         // What the timer knows of itself only shows at a refresh: read it then, not per frame.
         #[cfg(feature = "wgpu")]
         if let Some(gpu) = &self.gpu_timer {
+            // A calibration lasts 10 s: checked twice a second, not every frame.
+            if !gpu.is_idle(viewport) {
+                gpu.keep_calibrated();
+            }
             state.set_gpu_status(
                 gpu.unavailable_passes(),
                 gpu.timer().stats().dropped_frames,
@@ -639,7 +643,6 @@ impl FramePlugin {
                         state.record_gpu_frame(frame);
                     }
                 });
-                gpu.keep_calibrated();
             }
             gpu.stamp_frame(ctx, timed, sequence);
         }
