@@ -486,7 +486,7 @@ fn main() {
         && let Some(cost) = snapshot.overlay_cost
     {
         println!(
-            "  the full HUD's own measure of its drawing: {:.2} µs per frame",
+            "  the full HUD's own measure of itself (drawing and hooks): {:.2} µs per frame",
             micros(cost)
         );
     }

@@ -884,14 +884,27 @@ fn the_huds_own_cost_is_subtracted_to_the_nanosecond() {
         "{snapshot:?}"
     );
     assert_eq!(snapshot.p95, Some(Duration::from_millis(4)), "{snapshot:?}");
+    // Every clock step of a frame's period is the app's (FRAME) or the HUD's (its drawing, its
+    // hooks before and after the frame's end), up to the one step of a read neither is charged
+    // for: a part of the HUD's work left uncounted would show here.
+    let (interval, hud) = (
+        snapshot.interval.expect("two presents"),
+        snapshot.overlay_cost.expect("the HUD's cost reads"),
+    );
+    let uncounted = interval.saturating_sub(Duration::from_millis(4) + hud);
+    assert!(
+        hud > Duration::ZERO && uncounted <= Duration::from_micros(1),
+        "a frame period of {interval:?}: 4 ms the app's, {hud:?} the HUD's, {uncounted:?} \
+         counted as neither's"
+    );
 }
 
 /// Behaviour 8, in egui's hooks: the HUD's work in its hooks inside a frame is its own cost,
 /// not the app's FRAME. Here that work is made large: the app asks for 50 000 repaints a frame,
 /// and in the next frame's hooks the HUD copies and counts each (for WHY and the frame's
 /// causes). Judged against what the test measured itself: its UI's own time and the whole
-/// `run_ui`, medians over the frames. The HUD's repaint observer runs inside the app's calls,
-/// so it is in both.
+/// `run_ui`, medians over the frames, so that a frame preempted on a loaded machine decides
+/// nothing. The HUD's repaint observer runs inside the app's calls, so it is in both.
 #[test]
 fn the_huds_work_in_egui_hooks_is_left_out_of_frame() {
     const REQUESTS: usize = 50_000;
@@ -921,14 +934,21 @@ fn the_huds_work_in_egui_hooks_is_left_out_of_frame() {
     let app_own = median(app_times.lock().clone());
     let run_ui = median(run_ui_times);
     let snapshot = sim.snapshot();
-    let frame = snapshot.frame.expect("FRAME reads");
     let hud_and_egui = run_ui.saturating_sub(app_own);
+    let hud_p50 = snapshot.overlay_cost_p50.expect("the HUD's cost reads");
+    // Medians on both sides: the HUD's measure of itself holds most of what egui's hooks added.
     assert!(
-        frame.saturating_sub(app_own) < hud_and_egui / 2,
-        "FRAME {frame:?} against the app's own {app_own:?} in a run_ui of {run_ui:?}: more \
-         than half of the rest ({hud_and_egui:?}) counted as the app's; the HUD's own measure \
-         {:?}",
-        snapshot.overlay_cost
+        hud_p50 > hud_and_egui / 2,
+        "the HUD's own measure (p50 {hud_p50:?}) holds less than half of what it and egui \
+         added to the app's own {app_own:?} in a run_ui of {run_ui:?} ({hud_and_egui:?})"
+    );
+    // FRAME is a mean, so its bound is looser: a few preempted frames may lift it.
+    let frame = snapshot.frame.expect("FRAME reads");
+    assert!(
+        frame.saturating_sub(app_own) < hud_and_egui * 3 / 4,
+        "FRAME {frame:?} against the app's own {app_own:?} in a run_ui of {run_ui:?}: most \
+         of the rest ({hud_and_egui:?}) counted as the app's; the HUD's own measure p50 \
+         {hud_p50:?}"
     );
 }
 

@@ -54,7 +54,7 @@ fn record_frame(c: &mut Criterion) {
                 invalidations: 1,
                 origin: FrameOrigin::App,
                 overlay_cost: Duration::from_micros(15),
-                overlay_after: Duration::ZERO,
+                overlay_cost_after_end: Duration::ZERO,
                 excluded: Duration::ZERO,
                 back_to_back: true,
             })));

@@ -25,13 +25,14 @@ pub struct FrameRecord {
     pub invalidations: u32,
     /// Whether the app or only the HUD's tick caused the frame.
     pub origin: FrameOrigin,
-    /// Time the HUD spent drawing itself inside this frame; subtracted from the draw time so the
-    /// HUD does not measure itself. Default zero.
+    /// Time the HUD spent on itself inside this frame (its drawing, and its bookkeeping in the
+    /// toolkit's hooks); subtracted from the draw time so the HUD does not measure itself.
+    /// Default zero.
     pub overlay_cost: Duration,
     /// Time the HUD spent on the previous frame after that frame ended (recording it, asking
     /// for its next refresh): part of the HUD's cost per frame ([`crate::Snapshot::overlay_cost`]),
     /// not subtracted from this frame's draw time, which it is not inside. Default zero.
-    pub overlay_after: Duration,
+    pub overlay_cost_after_end: Duration,
     /// Time inside the frame that is neither the app's nor the HUD's (an immediate child
     /// viewport's frame, run inside its parent's pass); subtracted from the draw time, not
     /// reported as the HUD's. Default zero.

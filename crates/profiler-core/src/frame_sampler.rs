@@ -252,7 +252,14 @@ impl FrameSampler {
                     .saturating_sub(overlay)
                     .saturating_sub(frame.excluded),
             ),
-            overlay_nanos: nanos(overlay.saturating_add(frame.overlay_after)),
+            // Bounded like a draw, so that no value a caller passes can overflow the sum.
+            overlay_nanos: nanos(
+                overlay.saturating_add(
+                    frame
+                        .overlay_cost_after_end
+                        .min(self.config.max_draw_duration),
+                ),
+            ),
             invalidations: frame.invalidations,
             missed_refreshes: match (present, previous_present) {
                 (Some(at), Some(previous)) if frame.back_to_back => {

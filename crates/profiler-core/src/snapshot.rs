@@ -34,7 +34,7 @@ pub struct Snapshot {
     /// Mean interval between the presents FPS counts, `(last − first) / (n − 1)`; `None` below
     /// two presents. Equal to `1 / FPS` for a steady app; shorter for a burst.
     pub interval: Option<Duration>,
-    /// Mean draw time over the retained samples, without the HUD's own drawing.
+    /// Mean draw time over the retained samples, without the HUD's own time inside them.
     pub frame: Option<Duration>,
     /// Nearest-rank 95th percentile of the retained draw times: always one of the samples.
     pub p95: Option<Duration>,
@@ -133,7 +133,7 @@ pub struct Snapshot {
     pub bound: Option<Bound>,
     /// Mean time the HUD spent on itself per frame: its drawing and bookkeeping inside the
     /// frame (already left out of FRAME) and its bookkeeping after the frame ended
-    /// ([`crate::FrameRecord::overlay_after`]).
+    /// ([`crate::FrameRecord::overlay_cost_after_end`]).
     pub overlay_cost: Option<Duration>,
     /// `AVG`, `1% LOW`, `0.1% LOW` since the sampler started or was reset, over the present
     /// intervals of frames wanted back to back; `None` before the first such interval, and in a

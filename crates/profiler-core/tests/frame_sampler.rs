@@ -56,7 +56,7 @@ fn frame_with(
         invalidations,
         origin,
         overlay_cost: Duration::ZERO,
-        overlay_after: Duration::ZERO,
+        overlay_cost_after_end: Duration::ZERO,
         excluded: Duration::ZERO,
         back_to_back: true,
     });
@@ -358,7 +358,7 @@ fn overlay_cost_is_subtracted_from_frame_and_reported_with_the_work_after_it() {
                 invalidations: 1,
                 origin: FrameOrigin::App,
                 overlay_cost: ms(1),
-                overlay_after: after,
+                overlay_cost_after_end: after,
                 excluded: Duration::ZERO,
                 back_to_back: true,
             });
@@ -1217,7 +1217,7 @@ fn present_after(
         invalidations: 1,
         origin: FrameOrigin::App,
         overlay_cost: Duration::ZERO,
-        overlay_after: Duration::ZERO,
+        overlay_cost_after_end: Duration::ZERO,
         excluded: Duration::ZERO,
         back_to_back,
     });

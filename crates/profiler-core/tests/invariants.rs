@@ -15,9 +15,11 @@ fn record() -> impl Strategy<Value = FrameRecord> {
         0_u32..10,
         any::<bool>(),
         0_u64..2_000_000,
+        // The HUD's time after a frame's end: none, plausible, or any value a caller passes.
+        prop_oneof![Just(0_u64), 0_u64..2_000_000, any::<u64>()],
     )
         .prop_map(
-            |(start, draw, present_offset, invalidations, tick, overlay)| {
+            |(start, draw, present_offset, invalidations, tick, overlay, after)| {
                 let draw_start = Duration::from_nanos(start);
                 let draw_end = Duration::from_nanos(start.saturating_add_signed(draw));
                 FrameRecord {
@@ -32,7 +34,7 @@ fn record() -> impl Strategy<Value = FrameRecord> {
                         FrameOrigin::App
                     },
                     overlay_cost: Duration::from_nanos(overlay),
-                    overlay_after: Duration::ZERO,
+                    overlay_cost_after_end: Duration::from_nanos(after),
                     excluded: Duration::from_nanos(overlay / 2),
                     back_to_back: true,
                 }

@@ -74,7 +74,7 @@ fn steady_state_recording_allocates_nothing() {
                     FrameOrigin::App
                 },
                 overlay_cost: Duration::from_micros(20),
-                overlay_after: Duration::ZERO,
+                overlay_cost_after_end: Duration::ZERO,
                 excluded: Duration::ZERO,
                 back_to_back: true,
             });

@@ -72,7 +72,7 @@ fn a_million_frames_keep_memory_and_state_flat() {
                 FrameOrigin::App
             },
             overlay_cost: Duration::from_micros(5),
-            overlay_after: Duration::ZERO,
+            overlay_cost_after_end: Duration::ZERO,
             excluded: Duration::ZERO,
             back_to_back: true,
         });

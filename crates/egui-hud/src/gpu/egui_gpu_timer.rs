@@ -488,8 +488,9 @@ impl EguiGpuTimer {
     /// [`GpuTimer::recalibrate_if_stale`]: every 10 s), so GPU times can be placed on the CPU
     /// timeline. The calibration blocks for a few GPU round trips, so it runs on a background
     /// thread, one at a time. Costs a lock and an atomic when fresh. Called at the HUD's
-    /// refreshes (twice a second, not every frame), only while the timer is not
-    /// [`Self::is_idle`]: a calibration nothing reads is not kept fresh.
+    /// refreshes (twice a second, not every frame), only while the timer is timing (a frame
+    /// timed since the last refresh, or not [`Self::is_idle`]): a calibration nothing reads is
+    /// not kept fresh.
     pub(crate) fn keep_calibrated(&self) {
         let fresh = self
             .timer
@@ -519,7 +520,7 @@ impl EguiGpuTimer {
     /// Whether the timer has nothing to do for `viewport` in a frame it does not time: the
     /// viewport's frame is not armed and has no painted frame untaken, and no frame of any
     /// viewport is open, waiting to be resolved or in flight. The HUD then skips the timer for
-    /// the frame (no drain, no stamp, no calibration kept fresh), so a HUD that shows no GPU
+    /// the frame (no drain, no stamp), so a HUD that shows no GPU
     /// figure pays two locks a frame for it. Two locks.
     pub(crate) fn is_idle(&self, viewport: egui::ViewportId) -> bool {
         {

@@ -89,6 +89,8 @@ impl FramePlugin {
             && state.frame.is_none()
         {
             let started = state.begin_frame(input);
+            // After the first clock read, so the ledger's work is the HUD's; a repaint another
+            // thread asks for in between (a few µs) counts for this frame instead of the next.
             self.ledger.open_frame(viewport);
             // The hook's work after the frame's first clock read is the HUD's, not the app's.
             state.add_hud_cost_since(started);
@@ -546,8 +548,10 @@ impl FramePlugin {
         // What the timer knows of itself only shows at a refresh: read it then, not per frame.
         #[cfg(feature = "wgpu")]
         if let Some(gpu) = &self.gpu_timer {
-            // A calibration lasts 10 s: checked twice a second, not every frame.
-            if !gpu.is_idle(viewport) {
+            // A calibration lasts 10 s: checked twice a second, not every frame, while the
+            // timer is timing (a frame timed since the last refresh, or results in flight: a
+            // sparse `GpuSampling` can leave the timer idle at every refresh).
+            if state.gpu_timed_since_refresh() || !gpu.is_idle(viewport) {
                 gpu.keep_calibrated();
             }
             state.set_gpu_status(
@@ -629,8 +633,8 @@ impl FramePlugin {
             let apps = state.frame_is_apps();
             let (timed, sequence) = (state.gpu_times_frame(sampling), state.frame_sequence());
             if !timed && gpu.is_idle(viewport) {
-                // Nothing to time and nothing in flight: no results to take, no stamp to add,
-                // no calibration to keep fresh. The frame is handed on unpainted.
+                // Nothing to time and nothing in flight: no results to take, no stamp to add.
+                // The frame is handed on unpainted.
                 if ctx.current_pass_index() == 0 {
                     state.record_painted(None);
                 }

@@ -60,6 +60,11 @@ impl GpuSampled {
         )
     }
 
+    /// Whether a frame was timed since the last [`Self::take_timed_share`]. Free.
+    pub(crate) fn timed_since_refresh(&self) -> bool {
+        self.timed > 0
+    }
+
     /// The share of the app's frames timed since the last call (0 to 1), `None` when there was
     /// none; starts the count over.
     pub(crate) fn take_timed_share(&mut self) -> Option<f64> {
@@ -87,7 +92,9 @@ mod tests {
         // A second pass of frame 3 gets the same answer and is not counted again.
         assert!(!sampled.decide(rule, 3, Duration::from_millis(2), true));
         assert!(sampled.decide(rule, 4, Duration::from_millis(7), true));
+        assert!(sampled.timed_since_refresh());
         assert_eq!(sampled.take_timed_share(), Some(2.0 / 3.0));
+        assert!(!sampled.timed_since_refresh());
         assert_eq!(sampled.take_timed_share(), None, "the count starts over");
     }
 }

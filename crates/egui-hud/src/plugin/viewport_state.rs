@@ -708,6 +708,8 @@ impl ViewportState {
             self.displayed = None;
             self.tick = Tick::default();
             self.frame = None;
+            // A new sampler starts with its own frames' cost, not the old one's last.
+            self.hud_cost_after_end = Duration::ZERO;
         } else if config.frame_budget != self.config.frame_budget
             && let Some(sampler) = &mut self.sampler
             && let Err(error) = sampler.set_frame_budget(config.frame_budget)
@@ -861,7 +863,7 @@ impl ViewportState {
             invalidations: frame.facts.invalidations(),
             origin: frame.origin.unwrap_or_default(),
             overlay_cost: frame.hud_cost(self.read_cost),
-            overlay_after: std::mem::take(&mut self.hud_cost_after_end),
+            overlay_cost_after_end: std::mem::take(&mut self.hud_cost_after_end),
             excluded: frame.nested_cost(),
             back_to_back: frame.facts.back_to_back(),
         };
@@ -982,6 +984,7 @@ impl ViewportState {
         self.displayed = None;
         self.frame = None;
         self.tick = Tick::default();
+        self.hud_cost_after_end = Duration::ZERO;
         if let Some(view) = &mut self.view {
             view.clear_readouts();
         }
@@ -1078,6 +1081,12 @@ impl ViewportState {
                 self.gpu_sampled
                     .would_admit(self.config.gpu_sampling, frame.started)
             })
+    }
+
+    /// Whether the GPU timer timed a frame of this viewport since its last refresh. Free.
+    #[cfg(feature = "wgpu")]
+    pub(crate) fn gpu_timed_since_refresh(&self) -> bool {
+        self.gpu_sampled.timed_since_refresh()
     }
 
     /// Whether anything the HUD shows reads GPU results: the expanded HUD with the GPU,
