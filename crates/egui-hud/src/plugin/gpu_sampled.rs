@@ -61,6 +61,7 @@ impl GpuSampled {
     }
 
     /// Whether a frame was timed since the last [`Self::take_timed_share`]. Free.
+    #[cfg(feature = "wgpu")]
     pub(crate) fn timed_since_refresh(&self) -> bool {
         self.timed > 0
     }
