@@ -104,7 +104,7 @@ pub fn last_export(ctx: &egui::Context) -> Option<Result<Vec<PathBuf>, String>> 
 
 /// The retained window of every viewport, copied under the plugin's lock.
 fn copy_retained(ctx: &egui::Context) -> Result<RetainedFrames, ExportError> {
-    FramePlugin::with(ctx, |plugin| plugin.copy_retained()).ok_or(ExportError::NothingRetained)
+    FramePlugin::with(ctx, FramePlugin::copy_retained).ok_or(ExportError::NothingRetained)
 }
 
 /// Writes `egui-hud-<unix seconds>.csv` and `.json` into `directory`.

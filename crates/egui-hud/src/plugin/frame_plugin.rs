@@ -352,8 +352,10 @@ impl FramePlugin {
     }
 
     /// `viewport`'s spikes, oldest first; empty while hidden.
-    pub(crate) fn spikes(&self, viewport: egui::ViewportId) -> Vec<Spike> {
-        self.sampling(viewport)
+    pub(crate) fn spikes(&mut self, viewport: egui::ViewportId) -> Vec<Spike> {
+        self.viewports
+            .get_mut(&viewport)
+            .filter(|state| state.is_sampling())
             .map(|state| state.log().spikes().iter().cloned().collect())
             .unwrap_or_default()
     }
@@ -419,10 +421,10 @@ impl FramePlugin {
 
     /// A copy of the frames and spikes every sampling viewport retains, one track per
     /// viewport; `None` when none samples.
-    pub(crate) fn copy_retained(&self) -> Option<RetainedFrames> {
+    pub(crate) fn copy_retained(&mut self) -> Option<RetainedFrames> {
         let tracks: Vec<TrackFrames> = self
             .viewports
-            .iter()
+            .iter_mut()
             .filter(|(_, state)| state.is_sampling())
             .map(|(viewport, state)| state.copy_track(format!("{viewport:?}")))
             .collect();

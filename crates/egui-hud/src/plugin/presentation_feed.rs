@@ -78,15 +78,15 @@ impl PresentationFeed {
         }
         self.watching = watching;
         if let Err(error) = source.set_watching(watching) {
-            if let Some((_, recorder)) = sampling {
-                recorder.set_expects_presentations(false);
+            if let Some((sampler, recorder)) = sampling {
+                recorder.set_expects_presentations(false, sampler);
             }
             self.stop(&error.to_string());
             return;
         }
         if let Some((sampler, recorder)) = sampling {
             sampler.set_presentation_source(source.name());
-            recorder.set_expects_presentations(watching);
+            recorder.set_expects_presentations(watching, sampler);
         }
     }
 
@@ -131,10 +131,10 @@ impl PresentationFeed {
         });
         let silence = source.silence_reason();
         if let Err(error) = polled {
-            recorder.set_expects_presentations(false);
+            recorder.set_expects_presentations(false, sampler);
             self.stop(&error.to_string());
         } else if let Some(silence) = silence {
-            recorder.set_expects_presentations(false);
+            recorder.set_expects_presentations(false, sampler);
             self.stop(silence);
         }
     }

@@ -10,6 +10,7 @@ use profiler_core::Instant;
 use profiler_core::SnapshotParts;
 use profiler_core::presentation::{CommittedFrame, PresentationError, PresentationSource};
 use profiler_core::record::frame_assembly::PaintMarks;
+use profiler_core::record::frame_end::FrameEnd;
 use profiler_core::record::frame_log::FrameLog;
 use profiler_core::record::frame_phases::{FramePhases, PhaseName, PhaseStart};
 use profiler_core::record::frame_recorder::FrameRecorder;
@@ -260,22 +261,25 @@ impl ViewportState {
     }
 
     /// What the details window shows, when it is open (copied only then).
-    pub(crate) fn details(&self) -> Option<DetailsData> {
+    pub(crate) fn details(&mut self) -> Option<DetailsData> {
         let budget = self.sampler.as_ref()?.budget().duration();
-        self.details_open.then(|| {
-            let mut data = DetailsData::copy(
-                self.recorder.log().retained().iter(),
-                self.recorder.log().spikes().iter(),
-                budget,
-            );
-            data.benchmark_comparison
-                .clone_from(&self.benchmark_comparison);
-            data
-        })
+        if !self.details_open {
+            return None;
+        }
+        self.flush_recorder();
+        let mut data = DetailsData::copy(
+            self.recorder.log().retained().iter(),
+            self.recorder.log().spikes().iter(),
+            budget,
+        );
+        data.benchmark_comparison
+            .clone_from(&self.benchmark_comparison);
+        Some(data)
     }
 
     /// A copy of the retained frames and spikes, as the export track `name`.
-    pub(crate) fn copy_track(&self, name: String) -> TrackFrames {
+    pub(crate) fn copy_track(&mut self, name: String) -> TrackFrames {
+        self.flush_recorder();
         let log = self.recorder.log();
         TrackFrames {
             name,
@@ -286,9 +290,18 @@ impl ViewportState {
         }
     }
 
-    /// The retained frames and spikes.
-    pub(crate) fn log(&self) -> &FrameLog {
+    /// The retained frames and spikes, every frame completed until now.
+    pub(crate) fn log(&mut self) -> &FrameLog {
+        self.flush_recorder();
         self.recorder.log()
+    }
+
+    /// Hands what the recorder kept to its assembly (see [`FrameRecorder::flush`]): before
+    /// the log or the sampler's latency stages are read.
+    fn flush_recorder(&mut self) {
+        if let Some(sampler) = &mut self.sampler {
+            self.recorder.flush(sampler);
+        }
     }
 
     /// WHY as of the last refresh.
@@ -311,6 +324,7 @@ impl ViewportState {
             return;
         }
         if let (Some(sampler), Some(snapshot)) = (&mut self.sampler, &mut self.displayed) {
+            self.recorder.flush(sampler);
             sampler.fill(snapshot, missing);
             self.displayed_lacks = self.displayed_lacks.without(missing);
         }
@@ -506,6 +520,7 @@ impl ViewportState {
             } => {
                 self.benchmark = None;
                 if let Some(sampler) = &mut self.sampler {
+                    self.recorder.flush(sampler);
                     let snapshot = sampler.snapshot();
                     let summary = summarize(
                         seconds,
@@ -567,6 +582,8 @@ impl ViewportState {
         });
         self.refresh_hz = refresh_hz;
         if let Some(sampler) = &mut self.sampler {
+            // The frames kept so far are judged under the budget they ran with.
+            self.recorder.flush(sampler);
             sampler.set_refresh_hz(refresh_hz);
         }
     }
@@ -712,9 +729,11 @@ impl ViewportState {
             self.hud_cost_after_end = Duration::ZERO;
         } else if config.frame_budget != self.config.frame_budget
             && let Some(sampler) = &mut self.sampler
-            && let Err(error) = sampler.set_frame_budget(config.frame_budget)
         {
-            log::warn!("egui-hud: {error}");
+            self.recorder.flush(sampler);
+            if let Err(error) = sampler.set_frame_budget(config.frame_budget) {
+                log::warn!("egui-hud: {error}");
+            }
         }
         self.config = config;
         self.visibility.hidden_since_secs = None;
@@ -753,6 +772,7 @@ impl ViewportState {
             return;
         }
         // The hover names the lows and the latency stages whatever the rows.
+        self.flush_recorder();
         self.fill_displayed(SnapshotParts::ALL);
         let (Some(view), Some(snapshot)) = (&mut self.view, &self.displayed) else {
             return;
@@ -776,6 +796,7 @@ impl ViewportState {
         let Some(sampler) = &mut self.sampler else {
             return;
         };
+        self.recorder.flush(sampler);
         let now = sampler.now();
         if let Some(since) = self.last_refresh.replace(now) {
             self.why = self
@@ -824,6 +845,7 @@ impl ViewportState {
     /// refresh.
     pub(crate) fn cover_shown_rows(&mut self, export_note: Option<&str>) {
         let rows = self.rows_to_show();
+        self.flush_recorder();
         self.fill_displayed(parts_shown_in(rows));
         let benchmark = self.benchmark_status();
         let (Some(view), Some(snapshot)) = (&mut self.view, &self.displayed) else {
@@ -908,21 +930,18 @@ impl ViewportState {
             if let Some(run) = &mut self.benchmark {
                 run.record(draw, handoff_interval);
             }
-            let causes = &self.frame_causes;
-            // Written where the frame waits for its marks: nothing of its ~1.8 KB is moved.
-            self.recorder.frame_counted_in_place(
-                self.frame_sequence,
-                SystemTime::now(),
-                |trace| {
-                    trace.marks = marks;
-                    trace.draw = draw;
-                    trace.handoff_interval = handoff_interval;
-                    trace.invalidations = record.invalidations;
-                    trace.passes = u32::try_from(passes).unwrap_or(u32::MAX);
-                    trace.causes.clone_from(causes);
-                },
-                sampler,
-            );
+            let end = FrameEnd {
+                sequence: self.frame_sequence,
+                wall_clock: SystemTime::now(),
+                marks,
+                draw,
+                handoff_interval,
+                invalidations: record.invalidations,
+                passes: u32::try_from(passes).unwrap_or(u32::MAX),
+                // The next frame starts with none.
+                causes: std::mem::take(&mut self.frame_causes),
+            };
+            self.recorder.frame_ended(end, sampler);
         }
         self.step_benchmark(ended_at);
         frame.drawn
@@ -970,7 +989,7 @@ impl ViewportState {
             .fold(0_u32, u32::saturating_add);
         sampler.record_cpu_frame(total, phases.iter(), overflow);
         self.recorder
-            .cpu_reported(counted.sequence, total, phases.clone());
+            .cpu_reported(counted.sequence, total, phases.clone(), sampler);
     }
 
     fn detach(&mut self) {

@@ -1,0 +1,46 @@
+//! What is known of a counted frame when it ends.
+
+use std::time::Duration;
+
+use crate::SystemTime;
+use crate::latency_marks::LatencyMarks;
+use crate::record::frame_trace::{FrameCauses, FrameTrace};
+
+/// What is known of a counted frame when it ends: the fields of its [`FrameTrace`] that its
+/// end fills (the CPU time, paint, GPU and presentation marks come later). About 0.4 KB, a
+/// fifth of a trace: the recorder keeps it until it writes it into the frame's slot (see
+/// [`crate::record::frame_recorder::FrameRecorder::frame_ended`]).
+#[derive(Clone, Debug)]
+pub struct FrameEnd {
+    /// The frame's number ([`FrameTrace::sequence`]).
+    pub sequence: u64,
+    /// When it ended, by the wall clock ([`FrameTrace::wall_clock`]).
+    pub wall_clock: SystemTime,
+    /// Its marks known at its end: request, due, frame start, UI end ([`FrameTrace::marks`]).
+    pub marks: LatencyMarks,
+    /// Its draw time, the HUD's own cost left out ([`FrameTrace::draw`]).
+    pub draw: Duration,
+    /// Hand-off to hand-off, for a frame that followed the last without a wait
+    /// ([`FrameTrace::handoff_interval`]).
+    pub handoff_interval: Option<Duration>,
+    /// [`FrameTrace::invalidations`].
+    pub invalidations: u32,
+    /// [`FrameTrace::passes`].
+    pub passes: u32,
+    /// What woke it and why its passes were redone ([`FrameTrace::causes`]).
+    pub causes: FrameCauses,
+}
+
+impl FrameEnd {
+    /// Writes this end into `trace`, a record about to hold the frame: what
+    /// `FrameTrace::new(sequence, wall_clock)` holds, with these fields filled in.
+    pub(crate) fn write_into(self, trace: &mut FrameTrace) {
+        trace.reset(self.sequence, self.wall_clock);
+        trace.marks = self.marks;
+        trace.draw = self.draw;
+        trace.handoff_interval = self.handoff_interval;
+        trace.invalidations = self.invalidations;
+        trace.passes = self.passes;
+        trace.causes = self.causes;
+    }
+}
