@@ -256,3 +256,29 @@ fn a_finished_benchmark_is_saved_beside_the_exports_once() {
     assert_eq!(saved("csv"), 1, "with its frames");
     let _ = std::fs::remove_dir_all(&directory);
 }
+
+/// The HUD hands its frames to the frame log a few at a time (`FrameRecorder::flush`); what
+/// reads the log gets every frame completed until then: a frame completes at the next frame's
+/// draw, so each frame adds one row to an export, and the slow frame is a spike from the frame
+/// after it.
+#[test]
+fn reads_see_every_frame_completed_until_then() {
+    let ctx = egui::Context::default();
+    let clock = Arc::new(ManualClock::new());
+    let mut request_line = 0;
+    run(&ctx, &clock, 30, &mut request_line);
+    let rows_now = |ctx: &egui::Context| {
+        egui_hud::export(ctx, ExportFormat::Csv, &mut Vec::new()).expect("export")
+    };
+    let mut rows = rows_now(&ctx);
+    assert!(rows > 0, "frames past the warm-up are retained");
+    for frames in 31..=70_u64 {
+        run(&ctx, &clock, 1, &mut request_line);
+        // The slow frame is egui's frame 40, the 41st run; it completes in the 42nd.
+        let spikes = egui_hud::spikes(&ctx).len();
+        assert_eq!(spikes, usize::from(frames >= 42), "after {frames} frames");
+        let now = rows_now(&ctx);
+        assert_eq!(now, rows + 1, "after {frames} frames: one row more");
+        rows = now;
+    }
+}
