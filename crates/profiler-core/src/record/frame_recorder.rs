@@ -346,6 +346,29 @@ mod tests {
         }
     }
 
+    /// A recorder and its sampler, and the reference they are compared with.
+    fn recorder_and_reference() -> (FrameRecorder, FrameSampler, HandedOnAtOnce) {
+        let reference = HandedOnAtOnce {
+            assembly: FrameAssembly::default(),
+            log: FrameLog::new(120, SpikeThreshold::default()),
+            sampler: new_sampler(),
+        };
+        let recorder = FrameRecorder::new(120, SpikeThreshold::default());
+        (recorder, new_sampler(), reference)
+    }
+
+    /// Frame `n`'s inputs, told to the recorder and to the reference alike.
+    fn tell_both(
+        n: u64,
+        (recorder, sampler): (&mut FrameRecorder, &mut FrameSampler),
+        reference: &mut HandedOnAtOnce,
+    ) {
+        for told in frame_inputs(n) {
+            tell(recorder, sampler, &told);
+            reference.tell(&told);
+        }
+    }
+
     /// The log's frames as the exports read them: number, marks, CPU and GPU totals.
     fn retained(log: &FrameLog) -> Vec<(u64, LatencyMarks, Option<Duration>, Option<Duration>)> {
         log.retained()
@@ -359,19 +382,10 @@ mod tests {
 
     #[test]
     fn a_flush_leaves_the_log_and_latency_as_inputs_handed_on_at_once_would() {
-        let mut recorder = FrameRecorder::new(120, SpikeThreshold::default());
-        let mut sampler = new_sampler();
-        let mut reference = HandedOnAtOnce {
-            assembly: FrameAssembly::default(),
-            log: FrameLog::new(120, SpikeThreshold::default()),
-            sampler: new_sampler(),
-        };
+        let (mut recorder, mut sampler, mut reference) = recorder_and_reference();
         // Read after every frame: a read right after any input sees what it would have seen.
         for n in 0..300 {
-            for told in frame_inputs(n) {
-                tell(&mut recorder, &mut sampler, &told);
-                reference.tell(&told);
-            }
+            tell_both(n, (&mut recorder, &mut sampler), &mut reference);
             recorder.flush(&mut sampler);
             assert_eq!(
                 retained(recorder.log()),
@@ -393,18 +407,9 @@ mod tests {
 
     #[test]
     fn inputs_are_kept_until_read_and_never_outgrow_their_room() {
-        let mut recorder = FrameRecorder::new(120, SpikeThreshold::default());
-        let mut sampler = new_sampler();
-        let mut reference = HandedOnAtOnce {
-            assembly: FrameAssembly::default(),
-            log: FrameLog::new(120, SpikeThreshold::default()),
-            sampler: new_sampler(),
-        };
+        let (mut recorder, mut sampler, mut reference) = recorder_and_reference();
         for n in 0..5 {
-            for told in frame_inputs(n) {
-                tell(&mut recorder, &mut sampler, &told);
-                reference.tell(&told);
-            }
+            tell_both(n, (&mut recorder, &mut sampler), &mut reference);
         }
         assert!(
             !reference.log.retained().is_empty(),
