@@ -260,25 +260,24 @@ fn a_finished_benchmark_is_saved_beside_the_exports_once() {
 /// The HUD hands its frames to the frame log a few at a time (`FrameRecorder::flush`); what
 /// reads the log gets every frame completed until then: a frame completes at the next frame's
 /// draw, so each frame adds one row to an export, and the slow frame is a spike from the frame
-/// after it.
+/// after it. Two apps, one read each, so that neither read flushes for the other.
 #[test]
 fn reads_see_every_frame_completed_until_then() {
-    let ctx = egui::Context::default();
-    let clock = Arc::new(ManualClock::new());
-    let mut request_line = 0;
-    run(&ctx, &clock, 30, &mut request_line);
-    let rows_now = |ctx: &egui::Context| {
-        egui_hud::export(ctx, ExportFormat::Csv, &mut Vec::new()).expect("export")
-    };
-    let mut rows = rows_now(&ctx);
+    let (exported, exported_clock, mut exported_line) = hud_with_frames(30);
+    let (slowed, slowed_clock, mut slowed_line) = hud_with_frames(30);
+    let rows_now =
+        || egui_hud::export(&exported, ExportFormat::Csv, &mut Vec::new()).expect("export");
+    let mut rows = rows_now();
     assert!(rows > 0, "frames past the warm-up are retained");
+    // 70 frames: fewer than the retained window's 120, so each frame adds a row.
     for frames in 31..=70_u64 {
-        run(&ctx, &clock, 1, &mut request_line);
-        // The slow frame is egui's frame 40, the 41st run; it completes in the 42nd.
-        let spikes = egui_hud::spikes(&ctx).len();
-        assert_eq!(spikes, usize::from(frames >= 42), "after {frames} frames");
-        let now = rows_now(&ctx);
+        run(&exported, &exported_clock, 1, &mut exported_line);
+        let now = rows_now();
         assert_eq!(now, rows + 1, "after {frames} frames: one row more");
         rows = now;
+        run(&slowed, &slowed_clock, 1, &mut slowed_line);
+        // The slow frame is egui's frame 40, the 41st run; it completes in the 42nd.
+        let spikes = egui_hud::spikes(&slowed).len();
+        assert_eq!(spikes, usize::from(frames >= 42), "after {frames} frames");
     }
 }

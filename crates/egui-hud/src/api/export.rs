@@ -35,8 +35,9 @@ pub enum ExportError {
 
 /// Writes the frames every viewport's HUD retains (as many as its capacity, default 120) and
 /// its spikes in `format` to `writer`; returns the number of frames written. The retained
-/// window is copied under the HUD's lock (tens of µs at capacity 120), then written without
-/// it. For files written off the UI thread, see [`save_exports`].
+/// window is copied under the HUD's lock (tens of µs at capacity 120; first the frames the
+/// HUD kept since its last read are recorded, a few frames' worth, counted as the HUD's own
+/// cost), then written without it. For files written off the UI thread, see [`save_exports`].
 ///
 /// # Errors
 /// [`ExportError::NothingRetained`] when no HUD is shown, [`ExportError::Write`] when the

@@ -34,7 +34,8 @@ pub fn gpu_timer(ctx: &egui::Context) -> Option<EguiGpuTimer> {
 /// with `GpuFrameResult::from_wgpu_profiler`) to the HUD on the current viewport, as the
 /// [`EguiGpuTimer`] does with its own. Ignored while the HUD is hidden; a frame with no pass adds
 /// nothing. Cost: a lock and the per-pass bookkeeping (no allocation once the labels are
-/// known).
+/// known), now and then the recording of a few frames the HUD kept; counted as the HUD's own
+/// cost, not the app's FRAME.
 pub fn record_gpu_results(ctx: &egui::Context, result: &gpu_timing::GpuFrameResult) {
     if result.passes.is_empty() {
         return;

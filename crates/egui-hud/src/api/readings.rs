@@ -10,7 +10,9 @@ use crate::repaint::why_reading::WhyReading;
 /// while the HUD is hidden. The lows and the latency path are in it whatever the rows shown: a
 /// refresh leaves them out when no row shows them, and the first call after it reads them then
 /// (from the frames recorded until the call). Cost: a lock of the HUD's plugin and a clone of
-/// the snapshot; the first call after such a refresh also those readings (a few µs).
+/// the snapshot; the first call after such a refresh also those readings (a few µs) and the
+/// recording of the frames the HUD kept since (a few frames' worth, counted as the HUD's own
+/// cost, not the app's FRAME).
 pub fn snapshot(ctx: &egui::Context) -> Option<profiler_core::Snapshot> {
     let viewport = ctx.viewport_id();
     ctx.with_plugin::<FramePlugin, _>(|plugin| plugin.displayed(viewport))
@@ -40,8 +42,9 @@ pub fn reset(ctx: &egui::Context) {
 /// older ones, up to 16. Spikes are frames whose draw, CPU time, GPU time or (wanted right after
 /// the previous one) hand-off interval crossed the spike threshold
 /// ([`crate::FpsMonitor::spike_threshold`], default twice the budget and 2.5 × the recent
-/// median), with everything the HUD knew about them. Empty while the HUD is hidden. Cost: a lock of the HUD's plugin and
-/// a clone of the spikes.
+/// median), with everything the HUD knew about them. Empty while the HUD is hidden. Cost: a
+/// lock of the HUD's plugin, the recording of the frames the HUD kept since its last read (a
+/// few frames' worth, counted as the HUD's own cost) and a clone of the spikes.
 pub fn spikes(ctx: &egui::Context) -> Vec<Spike> {
     let viewport = ctx.viewport_id();
     ctx.with_plugin::<FramePlugin, _>(|plugin| plugin.spikes(viewport))

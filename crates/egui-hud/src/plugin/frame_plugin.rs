@@ -468,7 +468,11 @@ impl FramePlugin {
         frame: crate::gpu::egui_gpu_timer::TimedGpuFrame,
     ) {
         if let Some(state) = self.viewports.get_mut(&viewport) {
+            // The app's call, outside the HUD's spans: the HUD's bookkeeping (and a hand-on of
+            // what its recorder kept, when its room fills) is the HUD's own cost.
+            let since = state.stamp();
             state.record_gpu_frame(frame);
+            state.add_hud_cost_since(since);
         }
     }
 

@@ -279,7 +279,7 @@ impl ViewportState {
 
     /// A copy of the retained frames and spikes, as the export track `name`.
     pub(crate) fn copy_track(&mut self, name: String) -> TrackFrames {
-        self.flush_recorder();
+        self.flush_recorder_for_app();
         let log = self.recorder.log();
         TrackFrames {
             name,
@@ -290,9 +290,10 @@ impl ViewportState {
         }
     }
 
-    /// The retained frames and spikes, every frame completed until now.
+    /// The retained frames and spikes, every frame completed until now, for the app (the
+    /// API).
     pub(crate) fn log(&mut self) -> &FrameLog {
-        self.flush_recorder();
+        self.flush_recorder_for_app();
         self.recorder.log()
     }
 
@@ -304,6 +305,19 @@ impl ViewportState {
         }
     }
 
+    /// As [`Self::flush_recorder`], for a read the app makes through the API, outside the
+    /// HUD's own spans: the work handed on was put off from the HUD's frames, so its time is
+    /// the HUD's own cost in the frame in progress, not the app's FRAME. Free when nothing is
+    /// kept.
+    fn flush_recorder_for_app(&mut self) {
+        if !self.recorder.has_kept() {
+            return;
+        }
+        let since = self.stamp();
+        self.flush_recorder();
+        self.add_hud_cost_since(since);
+    }
+
     /// WHY as of the last refresh.
     pub(crate) fn why(&self) -> Option<&WhyReading> {
         self.why.as_ref()
@@ -312,6 +326,12 @@ impl ViewportState {
     /// The readouts on screen, with the parts the last refresh left out read now (see
     /// [`Self::fill_displayed`]).
     pub(crate) fn displayed(&mut self) -> Option<&Snapshot> {
+        // For the API, the app's read: the snapshot is the last refresh's, and only the parts
+        // it left out are read from the frames recorded until now (an app that polls it every
+        // frame hands on what the recorder kept once a refresh, not every frame).
+        if self.displayed_lacks.any() {
+            self.flush_recorder_for_app();
+        }
         self.fill_displayed(SnapshotParts::ALL);
         self.displayed.as_ref()
     }
@@ -580,10 +600,14 @@ impl ViewportState {
             }
             plausible
         });
+        let changed = self.refresh_hz != refresh_hz;
         self.refresh_hz = refresh_hz;
         if let Some(sampler) = &mut self.sampler {
-            // The frames kept so far are judged under the budget they ran with.
-            self.recorder.flush(sampler);
+            if changed {
+                // The frames the recorder kept complete under the budget in effect until now,
+                // as they would have without being kept.
+                self.recorder.flush(sampler);
+            }
             sampler.set_refresh_hz(refresh_hz);
         }
     }
@@ -730,6 +754,7 @@ impl ViewportState {
         } else if config.frame_budget != self.config.frame_budget
             && let Some(sampler) = &mut self.sampler
         {
+            // As for a new refresh rate (see `set_refresh_hz`).
             self.recorder.flush(sampler);
             if let Err(error) = sampler.set_frame_budget(config.frame_budget) {
                 log::warn!("egui-hud: {error}");

@@ -7,8 +7,8 @@ use crate::latency_marks::LatencyMarks;
 use crate::record::frame_trace::{FrameCauses, FrameTrace};
 
 /// What is known of a counted frame when it ends: the fields of its [`FrameTrace`] that its
-/// end fills (the CPU time, paint, GPU and presentation marks come later). About 0.4 KB, a
-/// fifth of a trace: the recorder keeps it until it writes it into the frame's slot (see
+/// end fills (the CPU time, paint, GPU and presentation marks come later). About 0.6 KB, a
+/// third of a trace: the recorder keeps it until it writes it into the frame's slot (see
 /// [`crate::record::frame_recorder::FrameRecorder::frame_ended`]).
 #[derive(Clone, Debug)]
 pub struct FrameEnd {
