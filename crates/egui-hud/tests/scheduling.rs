@@ -922,18 +922,34 @@ fn the_huds_work_in_egui_hooks_is_left_out_of_frame() {
     };
     let mut sim = SimLoop::new();
     let mut run_ui_times = Vec::new();
-    for _ in 0..60 {
+    // The snapshot is the last refresh's: the test's medians are taken over the frames it
+    // covers (the counted frames before the frame that refreshed), or a machine whose load
+    // changes between the refresh and the test's end would set the two apart.
+    let mut last_samples = None;
+    let snapshot = loop {
         let start = Instant::now();
         sim.frames(1, &mut app);
         run_ui_times.push(start.elapsed());
-    }
-    let median = |mut times: Vec<Duration>| {
+        let frames = run_ui_times.len();
+        if frames >= 59 {
+            let snapshot = sim.snapshot();
+            let refreshed = last_samples.is_some_and(|last| snapshot.samples != last);
+            last_samples = Some(snapshot.samples);
+            if refreshed {
+                break snapshot;
+            }
+        }
+        assert!(frames < 200, "a refresh every 30 frames of this loop");
+    };
+    let refreshing = run_ui_times.len() - 1;
+    let covered = refreshing - snapshot.samples..refreshing;
+    let median = |times: &[Duration]| {
+        let mut times = times.to_vec();
         times.sort_unstable();
         times[times.len() / 2]
     };
-    let app_own = median(app_times.lock().clone());
-    let run_ui = median(run_ui_times);
-    let snapshot = sim.snapshot();
+    let app_own = median(&app_times.lock()[covered.clone()]);
+    let run_ui = median(&run_ui_times[covered]);
     let hud_and_egui = run_ui.saturating_sub(app_own);
     let hud_p50 = snapshot.overlay_cost_p50.expect("the HUD's cost reads");
     // Medians on both sides: the HUD's measure of itself holds most of what egui's hooks added.
