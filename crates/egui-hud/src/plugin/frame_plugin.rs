@@ -84,7 +84,7 @@ impl FramePlugin {
             viewport,
             egui_redoes_discards: false,
         });
-        if let Some(state) = self.viewports.get_mut(&viewport)
+        if let Some(state) = state_in(&mut self.viewports, viewport)
             && state.is_sampling()
             && state.frame.is_none()
         {
@@ -105,10 +105,7 @@ impl FramePlugin {
         };
         pass.egui_redoes_discards = true;
         let viewport = pass.viewport;
-        let since = self
-            .viewports
-            .get_mut(&viewport)
-            .and_then(ViewportState::stamp);
+        let since = state_in(&mut self.viewports, viewport).and_then(ViewportState::stamp);
         if ctx.current_pass_index() == 0 {
             self.classify(ctx, viewport);
         }
@@ -118,7 +115,7 @@ impl FramePlugin {
         {
             gpu.mark_frame_start(ctx, state.frame_sequence(), state.gpu_may_time_frame());
         }
-        if let Some(state) = self.viewports.get_mut(&viewport) {
+        if let Some(state) = state_in(&mut self.viewports, viewport) {
             state.add_hud_cost_since(since);
         }
     }
@@ -211,7 +208,7 @@ impl FramePlugin {
             return;
         };
         if let Some(ended_at) = self.end_pass(ctx, output, pass)
-            && let Some(state) = self.viewports.get_mut(&pass.viewport)
+            && let Some(state) = state_in(&mut self.viewports, pass.viewport)
         {
             state.add_hud_cost_after_end(ended_at);
         }
@@ -231,10 +228,7 @@ impl FramePlugin {
     ) -> Option<std::time::Duration> {
         let viewport = pass.viewport;
         // The hook's work up to the frame's end is the HUD's, not the app's.
-        let since = self
-            .viewports
-            .get_mut(&viewport)
-            .and_then(ViewportState::stamp)?;
+        let since = state_in(&mut self.viewports, viewport).and_then(ViewportState::stamp)?;
         self.classify(ctx, viewport);
         let platform = &output.platform_output;
         let max_passes = ctx.options(|o| o.max_passes.get());
@@ -243,7 +237,7 @@ impl FramePlugin {
             && platform.num_completed_passes < max_passes;
         let pass_index = ctx.current_pass_index();
         let enclosed = self.enclosing_viewport(viewport).is_some();
-        let state = self.viewports.get_mut(&viewport)?;
+        let state = state_in(&mut self.viewports, viewport)?;
         // egui moved the requests made since the last pass into this pass's causes when it
         // began: each request is counted once, in the pass after it was made.
         state.record_pass_causes(
@@ -262,7 +256,7 @@ impl FramePlugin {
             return Some(ended.ended_at);
         }
         let gpu_results_pending = self.gpu_results_pending(viewport);
-        if let Some(state) = self.viewports.get_mut(&viewport) {
+        if let Some(state) = state_in(&mut self.viewports, viewport) {
             state.schedule_tick(
                 ctx,
                 viewport,
@@ -346,15 +340,12 @@ impl FramePlugin {
         &mut self,
         viewport: egui::ViewportId,
     ) -> Option<profiler_core::Snapshot> {
-        self.viewports
-            .get_mut(&viewport)
-            .and_then(|state| state.displayed().cloned())
+        state_in(&mut self.viewports, viewport).and_then(|state| state.displayed().cloned())
     }
 
     /// `viewport`'s spikes, oldest first; empty while hidden.
     pub(crate) fn spikes(&mut self, viewport: egui::ViewportId) -> Vec<Spike> {
-        self.viewports
-            .get_mut(&viewport)
+        state_in(&mut self.viewports, viewport)
             .filter(|state| state.is_sampling())
             .map(|state| state.log().spikes().iter().cloned().collect())
             .unwrap_or_default()
@@ -391,7 +382,7 @@ impl FramePlugin {
         &self,
         viewport: egui::ViewportId,
     ) -> Option<std::sync::Arc<profiler_core::BenchmarkSummary>> {
-        self.viewports.get(&viewport)?.benchmark_summary()
+        state_seen(&self.viewports, viewport)?.benchmark_summary()
     }
 
     /// Starts `viewport`'s readouts over (see [`ViewportState::reset`]).
@@ -416,7 +407,7 @@ impl FramePlugin {
 
     /// `viewport`'s phase handle, if its state was ever used.
     pub(crate) fn phases_if_used(&self, viewport: egui::ViewportId) -> Option<&CpuPhases> {
-        self.viewports.get(&viewport).map(ViewportState::phases)
+        state_seen(&self.viewports, viewport).map(ViewportState::phases)
     }
 
     /// A copy of the frames and spikes every sampling viewport retains, one track per
@@ -467,7 +458,7 @@ impl FramePlugin {
         viewport: egui::ViewportId,
         frame: crate::gpu::egui_gpu_timer::TimedGpuFrame,
     ) {
-        if let Some(state) = self.viewports.get_mut(&viewport) {
+        if let Some(state) = state_in(&mut self.viewports, viewport) {
             // The app's call, outside the HUD's spans: the HUD's bookkeeping (and a hand-on of
             // what its recorder kept, when its room fills) is the HUD's own cost.
             let since = state.stamp();
@@ -487,16 +478,18 @@ impl FramePlugin {
 // Helpers.
 
 impl FramePlugin {
-    /// `viewport`'s state, created with the defaults on first use.
+    /// `viewport`'s state, created with the defaults on first use. Out of line, as
+    /// [`state_in`].
+    #[inline(never)]
     fn state_mut(&mut self, viewport: egui::ViewportId) -> &mut ViewportState {
-        self.viewports.entry(viewport).or_default()
+        self.viewports
+            .entry(viewport)
+            .or_insert_with(ViewportState::new_out_of_line)
     }
 
     /// `viewport`'s state while it samples.
     fn sampling(&self, viewport: egui::ViewportId) -> Option<&ViewportState> {
-        self.viewports
-            .get(&viewport)
-            .filter(|state| state.is_sampling())
+        state_seen(&self.viewports, viewport).filter(|state| state.is_sampling())
     }
 
     /// Whether a pass of `viewport` is in progress (eframe calls `App::logic` for a hidden
@@ -512,9 +505,9 @@ impl FramePlugin {
         // HUD's own, so is the child's.
         let parent_is_huds = self
             .enclosing_viewport(viewport)
-            .and_then(|parent| self.viewports.get(&parent)?.frame?.origin)
+            .and_then(|parent| state_seen(&self.viewports, parent)?.frame?.origin)
             == Some(FrameOrigin::SelfInduced);
-        let Some(state) = self.viewports.get_mut(&viewport) else {
+        let Some(state) = state_in(&mut self.viewports, viewport) else {
             return;
         };
         let Some(frame) = state.frame.as_mut().filter(|f| f.origin.is_none()) else {
@@ -543,10 +536,20 @@ impl FramePlugin {
     /// watch whether the window moved to another display. A viewport without a watch of its own
     /// gets one that asks by area through the root window's query.
     fn refresh_if_due(&mut self, ctx: &egui::Context, viewport: egui::ViewportId, now_secs: f64) {
-        let state = self.viewports.entry(viewport).or_default();
-        if !state.tick.refresh_due(now_secs) {
-            return;
+        if self.state_mut(viewport).tick.refresh_due(now_secs) {
+            self.refresh(ctx, viewport);
         }
+    }
+
+    /// [`Self::refresh_if_due`]'s refresh, out of line: twice a second, not in the frames
+    /// between, whose code it would otherwise be spread through.
+    #[cold]
+    #[inline(never)]
+    fn refresh(&mut self, ctx: &egui::Context, viewport: egui::ViewportId) {
+        let state = self
+            .viewports
+            .entry(viewport)
+            .or_insert_with(ViewportState::new_out_of_line);
         if state.tick.take_time_went_back() {
             state.reject_input_time_back();
         }
@@ -592,7 +595,7 @@ impl FramePlugin {
         viewport: egui::ViewportId,
     ) -> Option<(&mut FrameInProgress, &dyn Clock)> {
         let parent = self.passes.last().filter(|p| p.viewport != viewport)?;
-        self.viewports.get_mut(&parent.viewport)?.frame_and_clock()
+        state_in(&mut self.viewports, parent.viewport)?.frame_and_clock()
     }
 
     /// Whether a GPU timer will report paint marks and GPU results.
@@ -649,7 +652,7 @@ impl FramePlugin {
             if ctx.current_pass_index() == 0 {
                 state.record_painted(gpu.take_painted(viewport));
                 gpu.drain(!apps, |frame| {
-                    if let Some(state) = self.viewports.get_mut(&frame.viewport) {
+                    if let Some(state) = state_in(&mut self.viewports, frame.viewport) {
                         state.record_gpu_frame(frame);
                     }
                 });
@@ -658,4 +661,26 @@ impl FramePlugin {
         }
         let _ = (ctx, viewport, sampling);
     }
+}
+
+/// `viewport`'s state in `viewports`, if it was ever used. Out of line, and with
+/// [`state_seen`] and [`FramePlugin::state_mut`] the plugin's only lookups: a frame looks its
+/// state up a dozen times, and each lookup inlined would be a copy of the map's probing code of
+/// its own, instruction lines that every frame loads cold in a real window (where the app and
+/// the renderer run between the HUD's hooks).
+#[inline(never)]
+fn state_in(
+    viewports: &mut egui::ViewportIdMap<ViewportState>,
+    viewport: egui::ViewportId,
+) -> Option<&mut ViewportState> {
+    viewports.get_mut(&viewport)
+}
+
+/// [`state_in`], to read.
+#[inline(never)]
+fn state_seen(
+    viewports: &egui::ViewportIdMap<ViewportState>,
+    viewport: egui::ViewportId,
+) -> Option<&ViewportState> {
+    viewports.get(&viewport)
 }

@@ -55,7 +55,11 @@ pub(crate) const REFRESH_HZ_RANGE: std::ops::RangeInclusive<f64> = 1.0..=1000.0;
 /// Everything the HUD keeps for one viewport, owned by the frame plugin: the per-frame work
 /// of the plugin's hooks is done here, by the methods it calls once per hook.
 pub(crate) struct ViewportState {
+    /// The config in effect: the one given, or the defaults where it did not validate.
     pub(crate) config: HudConfig,
+    /// The config as the last [`Self::attach`] was given it: the same one again (every frame,
+    /// as a rule) changes nothing, and is not validated again.
+    given_config: Option<HudConfig>,
     clock: Arc<dyn Clock>,
     /// The cost of one read of `clock`, calibrated when the sampler starts.
     read_cost: Duration,
@@ -177,10 +181,29 @@ fn preset_memory_id(viewport: egui::ViewportId) -> egui::Id {
     egui::Id::unique(("egui_hud_preset", viewport))
 }
 
+impl ViewportState {
+    /// [`Self::default`], out of line: the plugin looks its state up several times a frame,
+    /// and a default state built in place would put its code between those lookups' (the
+    /// HUD's frames run with cold caches in a real window: every instruction line counts).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn new_out_of_line() -> Self {
+        Self::default()
+    }
+}
+
+/// A default view, out of line (see [`ViewportState::new_out_of_line`]).
+#[cold]
+#[inline(never)]
+fn new_view_out_of_line() -> HudView {
+    HudView::default()
+}
+
 impl Default for ViewportState {
     fn default() -> Self {
         Self {
             config: HudConfig::default(),
+            given_config: None,
             clock: Arc::new(MonotonicClock::new()),
             read_cost: Duration::ZERO,
             sample_resources: true,
@@ -387,7 +410,7 @@ impl ViewportState {
 
     /// The view, out for drawing (a default one the first time).
     pub(crate) fn take_view(&mut self) -> HudView {
-        self.view.take().unwrap_or_default()
+        self.view.take().unwrap_or_else(new_view_out_of_line)
     }
 
     /// After the HUD drew: the view comes back, the details window's state is kept, the time
@@ -526,6 +549,7 @@ impl ViewportState {
     }
 
     /// The benchmark's step at the end of a frame at `now`.
+    #[inline(never)]
     fn step_benchmark(&mut self, now: Duration) {
         let Some(run) = &mut self.benchmark else {
             return;
@@ -706,13 +730,38 @@ impl ViewportState {
     /// Makes sure a sampler runs with `config`; a changed capacity or clock, or a HUD hidden
     /// for a second, starts a fresh one (with its warm-up). Returns whether one started.
     pub(crate) fn attach(&mut self, settings: &ShowSettings, now_secs: f64) -> bool {
+        let clock_changed = settings
+            .clock
+            .as_ref()
+            .is_some_and(|c| !Arc::ptr_eq(c, &self.clock));
+        let unchanged = self.sampler.is_some()
+            && !clock_changed
+            && self.visibility.hidden_since_secs.is_none()
+            && self.given_config == Some(settings.config);
+        self.sample_resources = settings.sample_resources;
+        if let Some(frame) = &mut self.frame {
+            frame.drawn = true;
+        }
+        // The frame's common case (the same settings as in the last frame) checks no more.
+        !unchanged && self.attach_changed(settings, clock_changed, now_secs)
+    }
+
+    /// [`Self::attach`] with something changed (or a sampler to start), out of line: the check
+    /// above runs every frame, this code only when the settings, the clock or the HUD's
+    /// visibility changed.
+    #[cold]
+    #[inline(never)]
+    fn attach_changed(
+        &mut self,
+        settings: &ShowSettings,
+        clock_changed: bool,
+        now_secs: f64,
+    ) -> bool {
         let (config, clock) = (settings.config, settings.clock.as_ref());
-        let sample_resources = settings.sample_resources;
-        let clock_changed = clock.is_some_and(|c| !Arc::ptr_eq(c, &self.clock));
+        self.given_config = Some(config);
         if let Some(clock) = clock.filter(|_| clock_changed) {
             self.clock = Arc::clone(clock);
         }
-        self.sample_resources = sample_resources;
         let config = match config.validate() {
             Ok(()) => config,
             Err(error) => {
@@ -762,9 +811,6 @@ impl ViewportState {
         }
         self.config = config;
         self.visibility.hidden_since_secs = None;
-        if let Some(frame) = &mut self.frame {
-            frame.drawn = true;
-        }
         rebuild
     }
 
@@ -888,13 +934,8 @@ impl ViewportState {
         let Some(frame) = self.frame.take() else {
             return false;
         };
-        let now_secs = frame.facts.time_secs;
-        if !frame.drawn {
-            self.visibility.hidden_since_secs.get_or_insert(now_secs);
-            if self.hidden_for_secs(now_secs) >= HIDDEN_AFTER.as_secs_f64() {
-                self.detach();
-                return false;
-            }
+        if !frame.drawn && self.detach_if_hidden(frame.facts.time_secs) {
+            return false;
         }
         let Some(sampler) = &mut self.sampler else {
             return false;
@@ -918,25 +959,16 @@ impl ViewportState {
         let counted = sampler.record_frame(record) == FrameVerdict::Counted;
         // Only with a presentation source: an app without one pays no clock read or row scan.
         if self.presentation.has_source() {
-            let wanted = self
-                .chosen_rows
-                .unwrap_or(self.config.rows)
-                .rows()
-                .contains(HudRow::Displayed);
-            let committed = CommittedFrame {
+            self.commit_presentation(CommittedFrame {
                 sequence: self.frame_sequence,
                 committed_at: Instant::now(),
                 counted,
                 back_to_back: record.back_to_back,
-            };
-            self.presentation.frame_committing(
-                committed,
-                wanted,
-                sampler,
-                &mut self.recorder,
-                &self.clock,
-            );
+            });
         }
+        let Some(sampler) = &mut self.sampler else {
+            return false;
+        };
         let previous_handoff = self.last_handoff.replace(ended_at);
         self.counted = counted.then(|| CountedFrame::of(self.frame_sequence, &record));
         if counted {
@@ -968,8 +1000,45 @@ impl ViewportState {
             };
             self.recorder.frame_ended(end, sampler);
         }
-        self.step_benchmark(ended_at);
+        if self.benchmark.is_some() {
+            self.step_benchmark(ended_at);
+        }
         frame.drawn
+    }
+
+    /// A frame ended without the HUD drawn: from the first such frame on the HUD counts as
+    /// hidden, and after [`HIDDEN_AFTER`] of them it lets its sampler go. Returns whether it
+    /// did. Out of line, as the frame's other rare paths (see [`Self::new_out_of_line`]).
+    #[cold]
+    #[inline(never)]
+    fn detach_if_hidden(&mut self, now_secs: f64) -> bool {
+        self.visibility.hidden_since_secs.get_or_insert(now_secs);
+        let detach = self.hidden_for_secs(now_secs) >= HIDDEN_AFTER.as_secs_f64();
+        if detach {
+            self.detach();
+        }
+        detach
+    }
+
+    /// Tells the presentation source the frame that ended is being `committed`. Out of line:
+    /// only a window with a source runs it.
+    #[inline(never)]
+    fn commit_presentation(&mut self, committed: CommittedFrame) {
+        let Some(sampler) = &mut self.sampler else {
+            return;
+        };
+        let wanted = self
+            .chosen_rows
+            .unwrap_or(self.config.rows)
+            .rows()
+            .contains(HudRow::Displayed);
+        self.presentation.frame_committing(
+            committed,
+            wanted,
+            sampler,
+            &mut self.recorder,
+            &self.clock,
+        );
     }
 
     /// Reports the last counted frame's CPU time, now that whatever followed its draw is

@@ -453,6 +453,29 @@ impl HudView {
         {
             return;
         }
+        self.lay_out_anew(
+            painter,
+            same_look,
+            pixels_per_point,
+            font_image_size,
+            palette,
+        );
+    }
+
+    /// [`Self::ensure_layout`]'s work when the layout must be made again (a refresh, a click,
+    /// another look): kept out of line, so that the check every frame makes stays a few
+    /// instruction lines instead of running through this code's (the HUD's frames between
+    /// refreshes run with cold caches in a real window).
+    #[cold]
+    #[inline(never)]
+    fn lay_out_anew(
+        &mut self,
+        painter: &egui::Painter,
+        same_look: bool,
+        pixels_per_point: f32,
+        font_image_size: [usize; 2],
+        palette: &HudPalette,
+    ) {
         if !same_look {
             self.text.clear();
             self.text.lay_out_common(
