@@ -10,6 +10,9 @@ use crate::{ConfigError, Grade};
 pub struct FrameBudget {
     pinned: Option<Duration>,
     refresh_hz: Option<f64>,
+    /// One refresh period, `1 / refresh_hz` where that is a `Duration`: worked out when the
+    /// rate is set, not for every frame that asks.
+    refresh_period: Option<Duration>,
 }
 
 impl FrameBudget {
@@ -27,18 +30,28 @@ impl FrameBudget {
         Ok(Self {
             pinned,
             refresh_hz: None,
+            refresh_period: None,
         })
     }
 
     /// Records the display's refresh rate; `None`, zero, negative or non-finite rates mean
-    /// "unknown". Cost: a store.
+    /// "unknown". Cost: a division and a conversion, for the period.
     pub fn set_refresh_hz(&mut self, refresh_hz: Option<f64>) {
         self.refresh_hz = refresh_hz.filter(|hz| hz.is_finite() && *hz > 0.0);
+        self.refresh_period = self
+            .refresh_hz
+            .and_then(|hz| Duration::try_from_secs_f64(1.0 / hz).ok());
     }
 
     /// The display's refresh rate, if known.
     pub fn refresh_hz(&self) -> Option<f64> {
         self.refresh_hz
+    }
+
+    /// One refresh period of the known rate (`None` when unknown, or too long for a
+    /// `Duration`). Free.
+    pub(crate) fn refresh_period(&self) -> Option<Duration> {
+        self.refresh_period
     }
 
     /// Whether the app pinned this budget.
@@ -51,8 +64,7 @@ impl FrameBudget {
         if let Some(pinned) = self.pinned {
             return pinned;
         }
-        self.refresh_hz
-            .and_then(|hz| Duration::try_from_secs_f64(1.0 / hz).ok())
+        self.refresh_period
             .filter(|d| !d.is_zero())
             .unwrap_or(Self::FALLBACK)
     }

@@ -266,8 +266,7 @@ impl FrameSampler {
                     let interval = at.saturating_sub(previous);
                     let period = self
                         .budget
-                        .refresh_hz()
-                        .and_then(|hz| Duration::try_from_secs_f64(1.0 / hz).ok())
+                        .refresh_period()
                         .unwrap_or_else(|| self.budget.duration());
                     self.session.record(interval, period);
                     self.missed_refreshes(interval)

@@ -7,6 +7,7 @@ use crate::gpu::gpu_sampling::GpuSampling;
 use crate::plugin::frame_plugin::FramePlugin;
 use crate::plugin::hud_config::ShowSettings;
 use crate::plugin::hud_draw::{DrawOutcome, HudDraw};
+use crate::view::hud_ids::HudIds;
 use crate::view::hud_preset::HudPreset;
 use crate::view::hud_row::HudRow;
 use crate::view::hud_view::HudView;
@@ -210,6 +211,7 @@ impl FpsMonitor {
         let export_pressed = self.handle_keys(ctx, viewport);
         let Some(HudDraw {
             mut view,
+            ids,
             rows,
             details,
             anchor,
@@ -221,25 +223,22 @@ impl FpsMonitor {
         else {
             return;
         };
-        let area_id = egui::Id::unique(("egui_hud_area", viewport));
-        let layer = egui::LayerId::new(egui::Order::Foreground, area_id);
         // egui hit-tests at the start of a pass, so a click is known before the HUD is laid out.
         // The HUD is placed by its size in this pass (it lays itself out first), but egui's
         // hit test of the next pass uses this pass's place: after a click that resizes it the
         // pass is redone. Only pass 0 applies a click: the redone pass sees the same one again.
         view.set_rows(rows);
-        let readout_id = HudView::readout_id(viewport);
         let resized = ctx.current_pass_index() == 0
             && ctx
-                .read_response(readout_id)
+                .read_response(ids.readout)
                 .is_some_and(|readout| view.apply_clicks(&readout));
         if resized {
             crate::repaint::own_discard::request_own_discard(ctx);
         }
         // On wgpu, the HUD's own GPU drawing is stamped apart and left out of the app's.
         #[cfg(feature = "wgpu")]
-        let close_gpu_stamps = gpu_timer.and_then(|gpu| gpu.bracket_hud_layer(ctx, layer));
-        draw_on_layer(ctx, layer, anchor, offset, &mut view, readout_id);
+        let close_gpu_stamps = gpu_timer.and_then(|gpu| gpu.bracket_hud_layer(ctx, ids.layer));
+        draw_on_layer(ctx, &ids, anchor, offset, &mut view);
         #[cfg(feature = "wgpu")]
         if let Some(close) = close_gpu_stamps {
             close(ctx);
@@ -335,31 +334,32 @@ impl FpsMonitor {
 /// steady pass either (see [`LayerWidgets`]).
 fn draw_on_layer(
     ctx: &egui::Context,
-    layer: egui::LayerId,
+    ids: &HudIds,
     anchor: egui::Align2,
     offset: egui::Vec2,
     view: &mut HudView,
-    readout_id: egui::Id,
 ) {
     use egui::emath::GuiRounding as _;
 
-    let Some(size) = view.prepare(&ctx.layer_painter(layer)) else {
+    // One painter for both steps: a layer's painter clips to the viewport's content rect,
+    // the screen the HUD is placed in.
+    let painter = ctx.layer_painter(ids.layer);
+    let Some(size) = view.prepare(&painter) else {
         return;
     };
-    let screen = ctx.content_rect();
+    let screen = painter.clip_rect();
     let top_left = (anchor.align_size_within_rect(size, screen).left_top() + offset)
         .min(screen.max - size)
         .max(screen.min)
-        .round_to_pixels(ctx.pixels_per_point())
+        .round_to_pixels(painter.pixels_per_point())
         .round_ui();
     let rect = egui::Rect::from_min_size(top_left, size);
-    let painter = ctx.layer_painter(layer).with_clip_rect(screen);
-    let mut widgets = LayerWidgets::new(ctx, layer, screen);
-    view.draw(&painter, &mut widgets, rect.min, readout_id);
+    let mut widgets = LayerWidgets::new(ctx, ids.layer, screen);
+    view.draw(&painter, &mut widgets, rect.min, ids);
     drop(widgets); // a `Ui` made for a new widget registers itself as it is dropped
     ctx.memory_mut(|memory| {
         memory.areas_mut().set_state(
-            layer,
+            ids.layer,
             egui::AreaState {
                 pivot_pos: Some(rect.min),
                 pivot: egui::Align2::LEFT_TOP,

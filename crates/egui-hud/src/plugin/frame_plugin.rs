@@ -182,6 +182,7 @@ impl FramePlugin {
             details: state.details(),
             rows: state.rows_to_show(),
             view: state.take_view(),
+            ids: state.ids(viewport),
             anchor: state.config.anchor,
             offset: state.config.offset,
             started,

@@ -1,6 +1,7 @@
 use std::time::Duration;
 
 use crate::view::details_window::DetailsData;
+use crate::view::hud_ids::HudIds;
 use crate::view::hud_view::HudView;
 use crate::view::row_list::RowList;
 
@@ -8,6 +9,8 @@ use crate::view::row_list::RowList;
 /// while egui widgets run.
 pub(crate) struct HudDraw {
     pub(crate) view: HudView,
+    /// The viewport's HUD ids, worked out once.
+    pub(crate) ids: HudIds,
     /// The rows to show this pass.
     pub(crate) rows: RowList,
     pub(crate) anchor: egui::Align2,

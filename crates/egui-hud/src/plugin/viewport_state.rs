@@ -37,6 +37,7 @@ use crate::repaint::tick::{Tick, TickInput};
 use crate::repaint::why_reading::WhyReading;
 use crate::view::benchmark_status::BenchmarkStatus;
 use crate::view::details_window::DetailsData;
+use crate::view::hud_ids::HudIds;
 use crate::view::hud_preset::HudPreset;
 use crate::view::hud_row::HudRow;
 use crate::view::hud_view::HudView;
@@ -72,6 +73,8 @@ pub(crate) struct ViewportState {
     pub(crate) pacing: Pacing,
     /// `None` while `fps_monitor` has it out to draw.
     view: Option<HudView>,
+    /// The HUD's egui ids on this viewport, worked out at the first draw.
+    ids: Option<HudIds>,
     displayed: Option<Snapshot>,
     /// The costlier readings the last refresh left out of `displayed` because no row shown
     /// then needed them; read into it when something asks (the API, the hover, a preset
@@ -212,6 +215,7 @@ impl Default for ViewportState {
             tick: Tick::default(),
             pacing: Pacing::default(),
             view: Some(HudView::default()),
+            ids: None,
             displayed: None,
             displayed_lacks: SnapshotParts::NONE,
             refresh_hz: None,
@@ -406,6 +410,11 @@ impl ViewportState {
         self.unavailable_passes = unavailable_passes;
         self.gpu_dropped_frames = dropped_frames;
         self.gpu_clock_uncertainty = clock_uncertainty;
+    }
+
+    /// The HUD's egui ids on `viewport` (this state's).
+    pub(crate) fn ids(&mut self, viewport: egui::ViewportId) -> HudIds {
+        *self.ids.get_or_insert_with(|| HudIds::of(viewport))
     }
 
     /// The view, out for drawing (a default one the first time).
@@ -837,7 +846,7 @@ impl ViewportState {
     pub(crate) fn ensure_hover(&mut self, ctx: &egui::Context, viewport: egui::ViewportId) {
         if self.view.as_ref().is_none_or(|view| !view.lacks_hover())
             || !ctx
-                .read_response(HudView::readout_id(viewport))
+                .read_response(self.ids(viewport).readout)
                 .is_some_and(|readout| readout.contains_pointer())
         {
             return;

@@ -8,6 +8,7 @@ use profiler_core::{LatencyStage, Snapshot};
 use crate::repaint::why_reading::WhyReading;
 use crate::view::benchmark_status::BenchmarkStatus;
 use crate::view::formatted_rows::FormattedRows;
+use crate::view::hud_ids::HudIds;
 use crate::view::hud_palette::HudPalette;
 use crate::view::hud_row::HudRow;
 use crate::view::layer_widgets::LayerWidgets;
@@ -181,17 +182,6 @@ const OWN_MESH_MIN_VERTICES: usize = 512;
 const LABEL_GAP: f32 = 6.0;
 
 impl HudView {
-    /// The main readout's widget id on `viewport`: clicks on it are read before the HUD is laid
-    /// out, so the HUD is drawn at its new size in the pass that saw the click.
-    pub(crate) fn readout_id(viewport: egui::ViewportId) -> egui::Id {
-        egui::Id::unique(("egui_hud_main_readout", viewport))
-    }
-
-    /// The whole HUD's widget id (its rows, for screen readers), beside the readout's.
-    fn body_of(readout_id: egui::Id) -> egui::Id {
-        readout_id.with("body")
-    }
-
     /// Whether the hover text of the last refresh is still to be built.
     pub(crate) fn lacks_hover(&self) -> bool {
         self.hover.is_none()
@@ -356,13 +346,13 @@ impl HudView {
     }
 
     /// Draws the HUD laid out by [`Self::prepare`] with `painter` (on the HUD's layer), its
-    /// top-left corner at `origin`; the main readout senses clicks under `readout_id`.
+    /// top-left corner at `origin`; its widgets sense clicks and hovers under `ids`.
     pub(crate) fn draw(
         &mut self,
         painter: &egui::Painter,
         widgets: &mut LayerWidgets<'_>,
         origin: egui::Pos2,
-        readout_id: egui::Id,
+        ids: &HudIds,
     ) {
         let value = self.main_value();
         let (mode, hover) = (self.mode, self.hover.as_deref());
@@ -393,7 +383,7 @@ impl HudView {
         }
         let body = widgets.widget(
             egui::Rect::from_min_size(origin, layout.size),
-            Self::body_of(readout_id),
+            ids.body,
             Sense::hover(),
         );
         if !layout.rows_text.is_empty() {
@@ -401,7 +391,7 @@ impl HudView {
         }
         let readout = widgets.widget(
             layout.readout.translate(origin.to_vec2()),
-            readout_id,
+            ids.readout,
             Sense::click(),
         );
         readout.widget_info(|| {
@@ -423,7 +413,7 @@ impl HudView {
         if let Some(details) = layout.details {
             let control = widgets.widget(
                 details.translate(origin.to_vec2()),
-                readout_id.with("details"),
+                ids.details,
                 Sense::click(),
             );
             control.widget_info(|| egui::WidgetInfo::labeled(Role::Button, true, DETAILS_LABEL));
@@ -1060,11 +1050,11 @@ mod tests {
 
     /// The HUD's mesh after one pass that draws `view`.
     fn drawn_mesh(ctx: &egui::Context, view: &mut HudView) -> Arc<egui::Mesh> {
-        let id = egui::Id::unique("readout");
+        let ids = HudIds::of(egui::ViewportId::ROOT);
         let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
             view.prepare(ui.painter());
             let mut widgets = LayerWidgets::new(ui.ctx(), ui.layer_id(), ui.clip_rect());
-            view.draw(ui.painter(), &mut widgets, ui.min_rect().min, id);
+            view.draw(ui.painter(), &mut widgets, ui.min_rect().min, &ids);
         });
         output.textures_delta.clear(); // nothing paints here
         let layout = view.layout.as_ref().expect("laid out");
@@ -1263,7 +1253,7 @@ mod tests {
         view.set_rows(RowList::new(HudPreset::Full.rows()));
         let draws = (0..120).map(|i| Duration::from_millis(4 + i % 7));
         view.set_plot(draws, Duration::from_millis(16));
-        let id = egui::Id::unique("readout");
+        let ids = HudIds::of(egui::ViewportId::ROOT);
         let mut frame = || {
             let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
                 for line in 0..20 {
@@ -1271,7 +1261,7 @@ mod tests {
                 }
                 view.prepare(ui.painter());
                 let mut widgets = LayerWidgets::new(ui.ctx(), ui.layer_id(), ui.clip_rect());
-                view.draw(ui.painter(), &mut widgets, pos2(300.0, 10.0), id);
+                view.draw(ui.painter(), &mut widgets, pos2(300.0, 10.0), &ids);
             });
             output.textures_delta.clear(); // nothing paints here
             output
@@ -1409,7 +1399,7 @@ mod tests {
         let ctx = egui::Context::default();
         let mut view = HudView::default();
         view.set_rows(RowList::new(HudPreset::Full.rows()));
-        let id = egui::Id::unique("readout");
+        let ids = HudIds::of(egui::ViewportId::ROOT);
         // Draws the view at `at`; returns its mesh as laid out, if it was laid out in the pass.
         let draw_at = |view: &mut HudView, at: egui::Pos2| {
             let mut laid_out = None;
@@ -1420,7 +1410,7 @@ mod tests {
                     laid_out = Some((*layout.mesh).clone());
                 }
                 let mut widgets = LayerWidgets::new(ui.ctx(), ui.layer_id(), ui.clip_rect());
-                view.draw(ui.painter(), &mut widgets, at, id);
+                view.draw(ui.painter(), &mut widgets, at, &ids);
             });
             output.textures_delta.clear(); // nothing paints here
             laid_out

@@ -5,6 +5,7 @@ pub(crate) mod benchmark_status;
 pub(crate) mod details_window;
 pub(crate) mod formatted_rows;
 pub(crate) mod glyph_quad;
+pub(crate) mod hud_ids;
 pub(crate) mod hud_palette;
 pub(crate) mod hud_preset;
 pub(crate) mod hud_row;
