@@ -4,6 +4,7 @@ use std::time::Duration;
 use crate::label_table::LabelTable;
 use crate::latency_path::LatencyPath;
 use crate::nearest_rank::nearest_rank_index;
+use crate::pending_draw::PendingDraw;
 use crate::presentation::{MatchedPresentation, PresentationOutcome};
 use crate::presentation_stats::PresentationStats;
 use crate::sample_ring::SampleRing;
@@ -196,17 +197,34 @@ impl FrameSampler {
     ///
     /// Only impossible input is rejected (and counted): a draw that ends before it starts, or a
     /// frame that begins before the previous one. However long a draw, it is a real frame.
+    ///
+    /// The same as [`Self::judge_frame`] and, for a counted frame, [`Self::count_draw`] at once.
     pub fn record_frame(&mut self, frame: FrameRecord) -> FrameVerdict {
+        let (verdict, pending) = self.judge_frame(frame);
+        if let Some(draw) = pending {
+            self.count_draw(draw);
+        }
+        verdict
+    }
+
+    /// [`Self::record_frame`]'s first half: judges `frame` (warm-up, the HUD's own, rejected,
+    /// or counted) and keeps what the next frames are judged against; a counted frame's draw is
+    /// returned instead of counted, for [`Self::count_draw`] to add later. Until then the
+    /// readouts lack it. Draws are to be counted in the order they were judged, before any
+    /// readout is read or the budget or refresh rate changes (their missed refreshes are
+    /// counted against the budget in effect when they are counted), and not after a
+    /// [`Self::reset`]. Cost: a few comparisons; never allocates.
+    pub fn judge_frame(&mut self, frame: FrameRecord) -> (FrameVerdict, Option<PendingDraw>) {
         let Some(raw_draw) = frame.draw_end.checked_sub(frame.draw_start) else {
             self.rejected.draw_end_before_start += 1;
-            return FrameVerdict::Rejected;
+            return (FrameVerdict::Rejected, None);
         };
         if self
             .last_draw_start
             .is_some_and(|last| frame.draw_start < last)
         {
             self.rejected.draws_back_in_time += 1;
-            return FrameVerdict::Rejected;
+            return (FrameVerdict::Rejected, None);
         }
         self.last_draw_start = Some(frame.draw_start);
         // The draw is still real when only its hand-off time is impossible. A present that is
@@ -238,15 +256,14 @@ impl FrameSampler {
             if frame.origin != FrameOrigin::SelfInduced {
                 self.push_present(present);
             }
-            return FrameVerdict::WarmUp;
+            return (FrameVerdict::WarmUp, None);
         }
         if frame.origin == FrameOrigin::SelfInduced {
             self.self_induced += 1;
-            return FrameVerdict::SelfInduced;
+            return (FrameVerdict::SelfInduced, None);
         }
-
         let overlay = frame.overlay_cost.min(raw_draw);
-        let sample = DrawSample {
+        let draw = PendingDraw {
             draw_nanos: nanos(
                 raw_draw
                     .saturating_sub(overlay)
@@ -261,18 +278,35 @@ impl FrameSampler {
                 ),
             ),
             invalidations: frame.invalidations,
-            missed_refreshes: match (present, previous_present) {
-                (Some(at), Some(previous)) if frame.back_to_back => {
-                    let interval = at.saturating_sub(previous);
-                    let period = self
-                        .budget
-                        .refresh_period()
-                        .unwrap_or_else(|| self.budget.duration());
-                    self.session.record(interval, period);
-                    self.missed_refreshes(interval)
-                }
-                _ => 0,
-            },
+            present,
+            previous_present,
+            back_to_back: frame.back_to_back,
+        };
+        (FrameVerdict::Counted, Some(draw))
+    }
+
+    /// [`Self::record_frame`]'s second half: adds a counted frame's `draw` (from
+    /// [`Self::judge_frame`]) to the readouts: its draw time, its present for FPS, its interval
+    /// for the session's lows and the refreshes it missed. Cost: two ring writes and a
+    /// histogram bucket; never allocates.
+    pub fn count_draw(&mut self, draw: PendingDraw) {
+        let missed_refreshes = match (draw.present, draw.previous_present) {
+            (Some(at), Some(previous)) if draw.back_to_back => {
+                let interval = at.saturating_sub(previous);
+                let period = self
+                    .budget
+                    .refresh_period()
+                    .unwrap_or_else(|| self.budget.duration());
+                self.session.record(interval, period);
+                self.missed_refreshes(interval)
+            }
+            _ => 0,
+        };
+        let sample = DrawSample {
+            draw_nanos: draw.draw_nanos,
+            overlay_nanos: draw.overlay_nanos,
+            invalidations: draw.invalidations,
+            missed_refreshes,
         };
         if let Some(evicted) = self.draws.push(sample) {
             self.draw_sum_nanos -= u128::from(evicted.draw_nanos);
@@ -286,8 +320,7 @@ impl FrameSampler {
         self.invalidation_sum += u64::from(sample.invalidations);
         self.missed_refresh_sum += u64::from(sample.missed_refreshes);
         self.missed_frame_count += u64::from(sample.missed_refreshes > 0);
-        self.push_present(present);
-        FrameVerdict::Counted
+        self.push_present(draw.present);
     }
 
     /// Adds a present to FPS's ring, remembering the one it evicts.

@@ -965,7 +965,11 @@ impl ViewportState {
             back_to_back: frame.facts.back_to_back(),
         };
         self.phases.end_frame(&mut self.counted_inside);
-        let counted = sampler.record_frame(record) == FrameVerdict::Counted;
+        // Judged now (whether the frame counts decides what follows), counted in the sampler's
+        // statistics when the recorder hands the frame on, a few frames at a time (see
+        // `FrameRecorder`): every read of the sampler flushes the recorder first.
+        let (verdict, pending_draw) = sampler.judge_frame(record);
+        let counted = verdict == FrameVerdict::Counted;
         // Only with a presentation source: an app without one pays no clock read or row scan.
         if self.presentation.has_source() {
             self.commit_presentation(CommittedFrame {
@@ -1006,6 +1010,7 @@ impl ViewportState {
                 passes: u32::try_from(passes).unwrap_or(u32::MAX),
                 // The next frame starts with none.
                 causes: std::mem::take(&mut self.frame_causes),
+                pending_draw,
             };
             self.recorder.frame_ended(end, sampler);
         }

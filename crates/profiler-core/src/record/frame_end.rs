@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use crate::SystemTime;
 use crate::latency_marks::LatencyMarks;
+use crate::pending_draw::PendingDraw;
 use crate::record::frame_trace::{FrameCauses, FrameTrace};
 
 /// What is known of a counted frame when it ends: the fields of its [`FrameTrace`] that its
@@ -29,6 +30,12 @@ pub struct FrameEnd {
     pub passes: u32,
     /// What woke it and why its passes were redone ([`FrameTrace::causes`]).
     pub causes: FrameCauses,
+    /// Its draw as the sampler judged it, for the recorder to count in the sampler's
+    /// statistics when it hands the frame on
+    /// ([`FrameSampler::count_draw`](crate::frame_sampler::FrameSampler::count_draw)); `None`
+    /// when the sampler counted it already
+    /// ([`FrameSampler::record_frame`](crate::frame_sampler::FrameSampler::record_frame)).
+    pub pending_draw: Option<PendingDraw>,
 }
 
 impl FrameEnd {

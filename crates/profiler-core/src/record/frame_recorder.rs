@@ -92,16 +92,23 @@ impl FrameRecorder {
     /// reading the log or the sampler's latency stages. Free when nothing is kept.
     pub fn flush(&mut self, sampler: &mut FrameSampler) {
         let (assembly, log) = (&mut self.assembly, &mut self.log);
-        let mut complete = |trace: &mut FrameTrace| Self::complete(log, sampler, trace);
+        let mut complete = |sampler: &mut FrameSampler, trace: &mut FrameTrace| {
+            Self::complete(log, sampler, trace);
+        };
         for input in self.kept.drain(..) {
             match input {
-                RecorderInput::Started(now) => assembly.frame_started(now, &mut complete),
-                RecorderInput::Ended(end) => {
+                RecorderInput::Started(now) => {
+                    assembly.frame_started(now, |trace| complete(sampler, trace));
+                }
+                RecorderInput::Ended(mut end) => {
+                    if let Some(draw) = end.pending_draw.take() {
+                        sampler.count_draw(draw);
+                    }
                     assembly.frame_counted_in_place(
                         end.sequence,
                         end.wall_clock,
                         |trace| end.write_into(trace),
-                        &mut complete,
+                        |trace| complete(sampler, trace),
                     );
                 }
                 RecorderInput::CpuReported {
@@ -109,16 +116,18 @@ impl FrameRecorder {
                     total,
                     phases,
                 } => assembly.cpu_reported(sequence, total, phases),
-                RecorderInput::Painted(paint) => assembly.painted(paint, &mut complete),
+                RecorderInput::Painted(paint) => {
+                    assembly.painted(paint, |trace| complete(sampler, trace));
+                }
                 RecorderInput::GpuDone {
                     gpu_frame,
                     gpu,
                     egui_pass,
-                } => assembly.gpu_done(gpu_frame, gpu, egui_pass, &mut complete),
+                } => assembly.gpu_done(gpu_frame, gpu, egui_pass, |trace| complete(sampler, trace)),
                 RecorderInput::Presented {
                     sequence,
                     on_screen,
-                } => assembly.presented(sequence, on_screen, &mut complete),
+                } => assembly.presented(sequence, on_screen, |trace| complete(sampler, trace)),
             }
         }
     }
@@ -244,7 +253,10 @@ mod tests {
     use crate::record::frame_phases::FramePhases;
     use crate::record::frame_trace::{FrameCauses, FrameTrace};
     use crate::record::spike_threshold::SpikeThreshold;
-    use crate::{FrameSampler, ManualClock, SamplerConfig, SystemTime};
+    use crate::{
+        FrameOrigin, FrameRecord, FrameSampler, FrameVerdict, ManualClock, SamplerConfig,
+        SystemTime,
+    };
 
     fn ms(v: u64) -> Duration {
         Duration::from_millis(v)
@@ -273,6 +285,7 @@ mod tests {
             invalidations: 1,
             passes: 1,
             causes: FrameCauses::default(),
+            pending_draw: None,
         }
     }
 
@@ -495,5 +508,99 @@ mod tests {
             sampler.snapshot().latency_total.is_none(),
             "no frame reached the sampler"
         );
+    }
+
+    /// `count` frames as an app's loop records them at 60 Hz, back to back: drawn for 2 ms (80
+    /// every seventh), presented at the end of their refresh; every thirteenth only the HUD's,
+    /// every eleventh presented a refresh late, and frame 150 impossible (it ends before it
+    /// starts).
+    fn app_frames(count: u64) -> Vec<FrameRecord> {
+        let refresh = Duration::from_nanos(16_666_667);
+        let mut start = Duration::ZERO;
+        (0..count)
+            .map(|n| {
+                let draw = if n % 7 == 3 { ms(80) } else { ms(2) };
+                let refreshes =
+                    draw.as_nanos().div_ceil(refresh.as_nanos()) + u128::from(n % 11 == 5);
+                let present = start + refresh * u32::try_from(refreshes).expect("a few");
+                let record = FrameRecord {
+                    draw_start: start,
+                    draw_end: if n == 150 {
+                        start.saturating_sub(ms(1))
+                    } else {
+                        start + draw
+                    },
+                    present: Some(present),
+                    invalidations: u32::from(n % 3 == 0),
+                    origin: if n % 13 == 6 {
+                        FrameOrigin::SelfInduced
+                    } else {
+                        FrameOrigin::App
+                    },
+                    overlay_cost: Duration::from_micros(20),
+                    overlay_cost_after_end: Duration::from_micros(5),
+                    excluded: Duration::ZERO,
+                    back_to_back: true,
+                };
+                start = present;
+                record
+            })
+            .collect()
+    }
+
+    /// The readouts without the latency path (which the recorder's frames feed and a sampler
+    /// told only frames does not have).
+    fn without_latency(mut snapshot: crate::Snapshot) -> crate::Snapshot {
+        snapshot.latency.clear();
+        snapshot.latency_total = None;
+        snapshot.latency_latest = None;
+        snapshot
+    }
+
+    #[test]
+    fn draws_judged_at_a_frames_end_are_counted_when_the_recorder_hands_it_on() {
+        // Two samplers told the same frames: one records each at once, the other judges it
+        // and leaves its draw to the recorder, which counts it at a flush.
+        let (mut at_once, mut judged) = (new_sampler(), new_sampler());
+        at_once.set_refresh_hz(Some(60.0));
+        judged.set_refresh_hz(Some(60.0));
+        let mut recorder = FrameRecorder::new(120, SpikeThreshold::default());
+        let mut verdicts = [0_usize; 4];
+        for (n, record) in (0_u64..).zip(app_frames(300)) {
+            let verdict = at_once.record_frame(record);
+            let (judged_verdict, pending_draw) = judged.judge_frame(record);
+            assert_eq!(judged_verdict, verdict, "frame {n}");
+            assert_eq!(
+                pending_draw.is_some(),
+                verdict == FrameVerdict::Counted,
+                "frame {n}"
+            );
+            verdicts[verdict as usize] += 1;
+            if pending_draw.is_some() {
+                let end = FrameEnd {
+                    pending_draw,
+                    ..end_of(n)
+                };
+                recorder.frame_ended(end, &mut judged);
+            }
+            // Read at odd moments, as refreshes and the API do: flushed first.
+            if n % 37 == 36 {
+                recorder.flush(&mut judged);
+                let judged_snapshot = without_latency(judged.snapshot());
+                assert_eq!(judged_snapshot, at_once.snapshot(), "after frame {n}");
+            }
+        }
+        assert!(
+            verdicts.iter().all(|&count| count > 0),
+            "every verdict was given: {verdicts:?}"
+        );
+        let snapshot = at_once.snapshot();
+        assert!(snapshot.missed_refreshes.is_some_and(|m| m > 0) && snapshot.lows.is_some());
+        // Kept, the last frames are not in the readouts yet; handed on, they are.
+        assert!(recorder.has_kept());
+        let before_flush = without_latency(judged.snapshot());
+        assert_ne!(before_flush, snapshot, "frames kept are not counted yet");
+        recorder.flush(&mut judged);
+        assert_eq!(without_latency(judged.snapshot()), snapshot);
     }
 }
