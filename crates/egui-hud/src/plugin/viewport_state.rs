@@ -1095,9 +1095,10 @@ impl ViewportState {
         let overflow = [self.counted_inside.overflow, sets_overflow, phases.overflow]
             .into_iter()
             .fold(0_u32, u32::saturating_add);
-        sampler.record_cpu_frame(total, phases.iter(), overflow);
+        // Into the sampler's CPU readouts when the recorder hands the frame on, a few frames
+        // at a time (see `FrameRecorder`).
         self.recorder
-            .cpu_reported(counted.sequence, total, phases.clone(), sampler);
+            .cpu_reported(counted.sequence, total, phases.clone(), overflow, sampler);
     }
 
     fn detach(&mut self) {

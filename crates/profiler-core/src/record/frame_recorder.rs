@@ -51,6 +51,7 @@ enum RecorderInput {
         sequence: u64,
         total: Duration,
         phases: FramePhases,
+        untracked: u32,
     },
     Painted(Option<PaintMarks>),
     GpuDone {
@@ -115,7 +116,11 @@ impl FrameRecorder {
                     sequence,
                     total,
                     phases,
-                } => assembly.cpu_reported(sequence, total, phases),
+                    untracked,
+                } => {
+                    sampler.record_cpu_frame(total, phases.iter(), untracked);
+                    assembly.cpu_reported(sequence, total, phases);
+                }
                 RecorderInput::Painted(paint) => {
                     assembly.painted(paint, |trace| complete(sampler, trace));
                 }
@@ -152,18 +157,23 @@ impl FrameRecorder {
         self.keep(RecorderInput::Started(now), sampler);
     }
 
-    /// The CPU time of frame `sequence` and its phases (see [`FrameAssembly::cpu_reported`]).
+    /// The CPU time of frame `sequence` and its phases, with the number of phase names that
+    /// had no room (`untracked`): at the next flush, into the sampler's CPU readouts
+    /// ([`FrameSampler::record_cpu_frame`]) and the frame's record (see
+    /// [`FrameAssembly::cpu_reported`]).
     pub fn cpu_reported(
         &mut self,
         sequence: u64,
         total: Duration,
         phases: FramePhases,
+        untracked: u32,
         sampler: &mut FrameSampler,
     ) {
         let input = RecorderInput::CpuReported {
             sequence,
             total,
             phases,
+            untracked,
         };
         self.keep(input, sampler);
     }
@@ -250,7 +260,7 @@ mod tests {
     use crate::record::frame_assembly::{FrameAssembly, PaintMarks};
     use crate::record::frame_end::FrameEnd;
     use crate::record::frame_log::FrameLog;
-    use crate::record::frame_phases::FramePhases;
+    use crate::record::frame_phases::{FramePhases, PhaseName};
     use crate::record::frame_trace::{FrameCauses, FrameTrace};
     use crate::record::spike_threshold::SpikeThreshold;
     use crate::{
@@ -301,6 +311,18 @@ mod tests {
         Gpu(u64),
         ExpectsPresentations(bool),
         Presented(u64),
+    }
+
+    /// Frame `n`'s CPU phases: two, of 1 and 2 ms (+ n µs).
+    fn cpu_phases_of(n: u64) -> FramePhases {
+        let mut phases = FramePhases::default();
+        phases.add(PhaseName::Static("ui"), ms(1), None);
+        phases.add(
+            PhaseName::Static("render"),
+            ms(2) + Duration::from_micros(n),
+            None,
+        );
+        phases
     }
 
     fn frame_inputs(n: u64) -> Vec<Told> {
@@ -354,7 +376,11 @@ mod tests {
                         &mut complete,
                     );
                 }
-                Told::Cpu(n) => self.assembly.cpu_reported(n, ms(3), FramePhases::default()),
+                Told::Cpu(n) => {
+                    let phases = cpu_phases_of(n);
+                    sampler.record_cpu_frame(ms(3), phases.iter(), 0);
+                    self.assembly.cpu_reported(n, ms(3), phases);
+                }
                 Told::Painted(paint) => self.assembly.painted(paint, &mut complete),
                 Told::Gpu(n) => self.assembly.gpu_done(
                     n,
@@ -377,7 +403,7 @@ mod tests {
         match *told {
             Told::Started(now) => recorder.frame_started(now, sampler),
             Told::Ended(n) => recorder.frame_ended(end_of(n), sampler),
-            Told::Cpu(n) => recorder.cpu_reported(n, ms(3), FramePhases::default(), sampler),
+            Told::Cpu(n) => recorder.cpu_reported(n, ms(3), cpu_phases_of(n), 0, sampler),
             Told::Painted(paint) => recorder.painted(paint, sampler),
             Told::Gpu(n) => recorder.gpu_done(
                 n,
@@ -490,6 +516,9 @@ mod tests {
         let (ours, theirs) = (sampler.snapshot(), reference.sampler.snapshot());
         assert_eq!(ours.latency, theirs.latency);
         assert_eq!(ours.latency_total, theirs.latency_total);
+        assert!(theirs.cpu_frame.is_some() && theirs.cpu_phases.len() == 2);
+        assert_eq!(ours.cpu_frame, theirs.cpu_frame);
+        assert_eq!(ours.cpu_phases, theirs.cpu_phases);
     }
 
     #[test]
