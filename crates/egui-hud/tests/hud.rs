@@ -30,6 +30,10 @@ struct App {
     /// The preset shown; `None` shows the default (no `preset` call). The tests below read
     /// rows of the full HUD, so that is what they show unless they say otherwise.
     preset: Option<HudPreset>,
+    /// A pinned frame budget (`FpsMonitor::frame_budget`); `None` pins none.
+    budget: Option<Duration>,
+    /// The draw samples kept (`FpsMonitor::capacity`); `None` keeps the default.
+    capacity: Option<usize>,
 }
 
 impl App {
@@ -44,6 +48,8 @@ impl App {
             ui_times: Vec::new(),
             slow_frame: None,
             preset: Some(HudPreset::Full),
+            budget: None,
+            capacity: None,
         }
     }
 
@@ -76,6 +82,12 @@ impl App {
                     .cycle_preset_on_key(egui::Key::F10);
                 if let Some(preset) = app.preset {
                     hud = hud.preset(preset);
+                }
+                if let Some(budget) = app.budget {
+                    hud = hud.frame_budget(budget);
+                }
+                if let Some(capacity) = app.capacity {
+                    hud = hud.capacity(capacity);
                 }
                 if !app.real_time {
                     hud = hud.clock(Arc::clone(&app.clock) as Arc<dyn Clock>);
@@ -199,6 +211,41 @@ fn frame_reads_the_ui_time_and_drop_is_one_over_budget() {
         Some(1.0),
         "25 ms frames against a 16.7 ms budget all drop"
     );
+}
+
+/// The HUD compares its settings with the last frame's and does nothing more when they are
+/// the same: settings changed between frames still take effect. A pinned budget shows from the
+/// next refresh, a new capacity starts a fresh sampler (with its warm-up), and unpinning
+/// brings the display's budget back.
+#[test]
+fn settings_changed_between_frames_take_effect() {
+    let mut harness = harness(App::new());
+    harness.run_steps(80);
+    let default = hud_snapshot(&harness);
+    assert!(!default.budget_pinned);
+    assert!(default.samples > 60, "{} samples", default.samples);
+
+    harness.state_mut().budget = Some(Duration::from_millis(10));
+    harness.run_steps(60);
+    let pinned = hud_snapshot(&harness);
+    assert!(pinned.budget_pinned);
+    assert_eq!(pinned.budget, Duration::from_millis(10));
+    assert!(pinned.samples > default.samples, "the same sampler goes on");
+
+    harness.state_mut().capacity = Some(30);
+    harness.run_steps(60);
+    let smaller = hud_snapshot(&harness);
+    assert_eq!(
+        smaller.samples, 30,
+        "a fresh sampler of 30 samples, full again"
+    );
+    assert_eq!(smaller.budget, Duration::from_millis(10));
+
+    harness.state_mut().budget = None;
+    harness.run_steps(60);
+    let unpinned = hud_snapshot(&harness);
+    assert!(!unpinned.budget_pinned);
+    assert_eq!(unpinned.budget, default.budget);
 }
 
 /// Frame 0 attaches the HUD (its plugin starts timing with frame 1); frames 1 to 8 are the

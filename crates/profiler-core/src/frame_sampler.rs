@@ -25,7 +25,9 @@ const GPU_BUSY_WINDOW: Duration = Duration::from_secs(1);
 /// Turns frame events into the HUD's readouts.
 ///
 /// Feed it one [`FrameRecord`] per frame with [`FrameSampler::record_frame`] (about 20 ns, no
-/// allocation), GPU results with [`FrameSampler::record_gpu_frame`], and read a [`Snapshot`]
+/// allocation; or in two halves, [`FrameSampler::judge_frame`] at the frame's end and
+/// [`FrameSampler::count_draw`] later, as a [`crate::record::frame_recorder::FrameRecorder`]
+/// does), GPU results with [`FrameSampler::record_gpu_frame`], and read a [`Snapshot`]
 /// whenever the display refreshes (every 500 ms in the HUD; O(capacity)).
 ///
 /// The sampler starts empty and discards its first [`SamplerConfig::warmup_frames`] frames, so a
@@ -214,6 +216,7 @@ impl FrameSampler {
     /// readout is read or the budget or refresh rate changes (their missed refreshes are
     /// counted against the budget in effect when they are counted), and not after a
     /// [`Self::reset`]. Cost: a few comparisons; never allocates.
+    #[must_use = "a counted frame's draw is only in the readouts once handed to `count_draw`"]
     pub fn judge_frame(&mut self, frame: FrameRecord) -> (FrameVerdict, Option<PendingDraw>) {
         let Some(raw_draw) = frame.draw_end.checked_sub(frame.draw_start) else {
             self.rejected.draw_end_before_start += 1;
@@ -289,9 +292,29 @@ impl FrameSampler {
     /// [`Self::judge_frame`]) to the readouts: its draw time, its present for FPS, its interval
     /// for the session's lows and the refreshes it missed. Cost: two ring writes and a
     /// histogram bucket; never allocates.
-    pub fn count_draw(&mut self, draw: PendingDraw) {
-        let missed_refreshes = match (draw.present, draw.previous_present) {
-            (Some(at), Some(previous)) if draw.back_to_back => {
+    #[expect(
+        clippy::needless_pass_by_value,
+        reason = "taken, so that a draw counted is used up and cannot be counted twice"
+    )]
+    pub fn count_draw(&mut self, pending: PendingDraw) {
+        let PendingDraw {
+            draw_nanos,
+            overlay_nanos,
+            invalidations,
+            present,
+            previous_present,
+            back_to_back,
+        } = pending;
+        // Presents enter FPS's ring in order: a draw counted twice, out of order or after a
+        // reset would put an older one after a newer one.
+        debug_assert!(
+            pending
+                .present
+                .is_none_or(|at| self.presents.back().is_none_or(|newest| nanos(at) > newest)),
+            "draws are counted once each, in the order they were judged, and none after a reset"
+        );
+        let missed_refreshes = match (present, previous_present) {
+            (Some(at), Some(previous)) if back_to_back => {
                 let interval = at.saturating_sub(previous);
                 let period = self
                     .budget
@@ -303,9 +326,9 @@ impl FrameSampler {
             _ => 0,
         };
         let sample = DrawSample {
-            draw_nanos: draw.draw_nanos,
-            overlay_nanos: draw.overlay_nanos,
-            invalidations: draw.invalidations,
+            draw_nanos,
+            overlay_nanos,
+            invalidations,
             missed_refreshes,
         };
         if let Some(evicted) = self.draws.push(sample) {
@@ -320,7 +343,7 @@ impl FrameSampler {
         self.invalidation_sum += u64::from(sample.invalidations);
         self.missed_refresh_sum += u64::from(sample.missed_refreshes);
         self.missed_frame_count += u64::from(sample.missed_refreshes > 0);
-        self.push_present(draw.present);
+        self.push_present(present);
     }
 
     /// Adds a present to FPS's ring, remembering the one it evicts.
@@ -389,7 +412,9 @@ impl FrameSampler {
     /// Records one counted frame's CPU time: `total` (its draw and the phases timed around it,
     /// such as eframe's render) and its labelled phases (inside or around the draw). Phases
     /// are shown as they are; `total` is what BOUND and MAX FPS compare with the GPU. Call it
-    /// only for frames [`FrameSampler::record_frame`] counted. `untracked` is how many of the
+    /// only for frames [`FrameSampler::record_frame`] counted, and not for those handed to
+    /// [`crate::record::frame_recorder::FrameRecorder::cpu_reported`], which records them here
+    /// itself. `untracked` is how many of the
     /// frame's phase names did not fit its record ([`crate::record::frame_phases::MAX_PHASES`]);
     /// they and the names beyond the table's 8 are counted in
     /// [`Snapshot::cpu_phases_untracked`]. A total longer than
@@ -463,7 +488,10 @@ impl FrameSampler {
         self.gpu_passes.clear();
     }
 
-    /// Forgets everything and starts a new warm-up, as if just created.
+    /// Forgets everything and starts a new warm-up, as if just created. Draws judged before it
+    /// and not yet counted are to be dropped, not counted after it: with a
+    /// [`crate::record::frame_recorder::FrameRecorder`], restart it too
+    /// ([`crate::record::frame_recorder::FrameRecorder::restart`]).
     pub fn reset(&mut self) {
         self.draws.clear();
         self.draw_sum_nanos = 0;

@@ -1,7 +1,8 @@
-/// What [`FrameSampler::record_frame`](crate::FrameSampler::record_frame) did with a frame.
+/// What [`FrameSampler::record_frame`](crate::FrameSampler::record_frame) (or
+/// [`FrameSampler::judge_frame`](crate::FrameSampler::judge_frame)) did with a frame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FrameVerdict {
-    /// It entered the readouts.
+    /// It entered the readouts (after `judge_frame`: it enters them once its draw is counted).
     Counted,
     /// It was one of the warm-up frames after mount and was discarded.
     WarmUp,

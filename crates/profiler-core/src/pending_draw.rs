@@ -2,18 +2,20 @@ use std::time::Duration;
 
 /// A counted frame's draw, judged by [`FrameSampler::judge_frame`](crate::FrameSampler::judge_frame)
 /// and not yet in the sampler's statistics: [`FrameSampler::count_draw`](crate::FrameSampler::count_draw)
-/// adds it, in the order the frames were judged. Plain data, 56 bytes.
+/// adds it, once, in the order the frames were judged (not `Copy`, so that it is not counted
+/// twice by accident). Plain data, 56 bytes.
 ///
 /// The split lets a caller that records frames in a hot path (egui-hud's output hook) hand the
 /// statistics' share of the work to a batch: a [`FrameRecorder`](crate::record::frame_recorder::FrameRecorder)
 /// counts the draws it was given with each frame's end ([`FrameEnd::pending_draw`](crate::record::frame_end::FrameEnd::pending_draw))
 /// at its flush.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PendingDraw {
     /// The draw without the overlay's cost and the excluded time, in nanoseconds.
     pub(crate) draw_nanos: u64,
     /// The overlay's cost, in and after the draw, in nanoseconds.
     pub(crate) overlay_nanos: u64,
+    /// Repaint requests coalesced into the frame.
     pub(crate) invalidations: u32,
     /// The frame's present, if it was a possible one.
     pub(crate) present: Option<Duration>,
@@ -22,3 +24,8 @@ pub struct PendingDraw {
     /// Whether the frame was wanted right after the previous one (its interval counts).
     pub(crate) back_to_back: bool,
 }
+
+const _: () = assert!(
+    size_of::<PendingDraw>() == 56,
+    "the size the docs of `PendingDraw` and `FrameEnd` state"
+);

@@ -348,6 +348,11 @@ fn draw_on_layer(
         return;
     };
     let screen = painter.clip_rect();
+    debug_assert_eq!(
+        screen,
+        ctx.content_rect(),
+        "a layer's painter clips to the screen"
+    );
     let top_left = (anchor.align_size_within_rect(size, screen).left_top() + offset)
         .min(screen.max - size)
         .max(screen.min)

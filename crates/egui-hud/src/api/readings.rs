@@ -64,8 +64,10 @@ pub fn why(ctx: &egui::Context) -> Option<WhyReading> {
 /// default). It clamps MAX FPS and sets the budget (unless one is pinned). Rates from 1 to
 /// 1000 Hz are accepted; any other (a NaN, 1 GHz) is taken as unknown and logged once. `install(cc)` does
 /// this for eframe apps; other integrations call it with their platform's answer. Kept until
-/// changed, whatever happens to egui memory. Cost: a lock; call it when the rate changes, not
-/// every frame.
+/// changed, whatever happens to egui memory. Cost: a lock; a changed rate also hands on the
+/// frames the HUD kept since its last read (up to a few frames' records, tens of µs), so that
+/// they are judged against the budget they ran under. Call it when the rate changes, not every
+/// frame.
 pub fn set_refresh_rate(ctx: &egui::Context, refresh_hz: Option<f64>) {
     let viewport = ctx.viewport_id();
     FramePlugin::set_refresh_hz_of(ctx, viewport, refresh_hz);

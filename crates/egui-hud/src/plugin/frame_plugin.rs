@@ -665,10 +665,10 @@ impl FramePlugin {
 }
 
 /// `viewport`'s state in `viewports`, if it was ever used. Out of line, and with
-/// [`state_seen`] and [`FramePlugin::state_mut`] the plugin's only lookups: a frame looks its
-/// state up a dozen times, and each lookup inlined would be a copy of the map's probing code of
-/// its own, instruction lines that every frame loads cold in a real window (where the app and
-/// the renderer run between the HUD's hooks).
+/// [`state_seen`] and [`FramePlugin::state_mut`] the lookups of the plugin's frame path: a
+/// frame looks its state up a dozen times, and each lookup inlined would be a copy of the map's
+/// probing code of its own, instruction lines that every frame loads cold in a real window
+/// (where the app and the renderer run between the HUD's hooks).
 #[inline(never)]
 fn state_in(
     viewports: &mut egui::ViewportIdMap<ViewportState>,

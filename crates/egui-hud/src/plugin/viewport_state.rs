@@ -324,8 +324,8 @@ impl ViewportState {
         self.recorder.log()
     }
 
-    /// Hands what the recorder kept to its assembly (see [`FrameRecorder::flush`]): before
-    /// the log or the sampler's latency stages are read.
+    /// Hands what the recorder kept on (see [`FrameRecorder::flush`]): before the log or any
+    /// readout of the sampler is read, and before its budget changes.
     fn flush_recorder(&mut self) {
         if let Some(sampler) = &mut self.sampler {
             self.recorder.flush(sampler);
@@ -414,7 +414,13 @@ impl ViewportState {
 
     /// The HUD's egui ids on `viewport` (this state's).
     pub(crate) fn ids(&mut self, viewport: egui::ViewportId) -> HudIds {
-        *self.ids.get_or_insert_with(|| HudIds::of(viewport))
+        let ids = *self.ids.get_or_insert_with(|| HudIds::of(viewport));
+        debug_assert_eq!(
+            ids.readout,
+            HudIds::of(viewport).readout,
+            "a state is asked for its own viewport's ids"
+        );
+        ids
     }
 
     /// The view, out for drawing (a default one the first time).
@@ -558,7 +564,7 @@ impl ViewportState {
     }
 
     /// The benchmark's step at the end of a frame at `now`.
-    #[inline(never)]
+    #[inline(never)] // see the call: out of the path of frames without a benchmark
     fn step_benchmark(&mut self, now: Duration) {
         let Some(run) = &mut self.benchmark else {
             return;
@@ -743,7 +749,7 @@ impl ViewportState {
             .clock
             .as_ref()
             .is_some_and(|c| !Arc::ptr_eq(c, &self.clock));
-        let unchanged = self.sampler.is_some()
+        let same_settings = self.sampler.is_some()
             && !clock_changed
             && self.visibility.hidden_since_secs.is_none()
             && self.given_config == Some(settings.config);
@@ -752,7 +758,10 @@ impl ViewportState {
             frame.drawn = true;
         }
         // The frame's common case (the same settings as in the last frame) checks no more.
-        !unchanged && self.attach_changed(settings, clock_changed, now_secs)
+        if same_settings {
+            return false;
+        }
+        self.attach_changed(settings, clock_changed, now_secs)
     }
 
     /// [`Self::attach`] with something changed (or a sampler to start), out of line: the check
@@ -980,6 +989,7 @@ impl ViewportState {
             });
         }
         let Some(sampler) = &mut self.sampler else {
+            debug_assert!(false, "the sampler that judged the frame is still there");
             return false;
         };
         let previous_handoff = self.last_handoff.replace(ended_at);
@@ -1014,6 +1024,8 @@ impl ViewportState {
             };
             self.recorder.frame_ended(end, sampler);
         }
+        // Only while a benchmark runs: its step (and its summary's code) stays out of the
+        // other frames' path.
         if self.benchmark.is_some() {
             self.step_benchmark(ended_at);
         }

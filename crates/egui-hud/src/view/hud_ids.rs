@@ -8,7 +8,9 @@ pub(crate) struct HudIds {
     /// The main readout: clicks on it are read before the HUD is laid out, so the HUD is
     /// drawn at its new size in the pass that saw the click.
     pub(crate) readout: egui::Id,
+    /// The whole HUD: its rows' text, for screen readers.
     pub(crate) body: egui::Id,
+    /// The control that opens the details window.
     pub(crate) details: egui::Id,
 }
 

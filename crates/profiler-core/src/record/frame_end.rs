@@ -8,7 +8,7 @@ use crate::pending_draw::PendingDraw;
 use crate::record::frame_trace::{FrameCauses, FrameTrace};
 
 /// What is known of a counted frame when it ends: the fields of its [`FrameTrace`] that its
-/// end fills (the CPU time, paint, GPU and presentation marks come later). About 0.6 KB, a
+/// end fills (the CPU time, paint, GPU and presentation marks come later). About 0.65 KB, a
 /// third of a trace: the recorder keeps it until it writes it into the frame's slot (see
 /// [`crate::record::frame_recorder::FrameRecorder::frame_ended`]).
 #[derive(Clone, Debug)]
@@ -42,6 +42,10 @@ impl FrameEnd {
     /// Writes this end into `trace`, a record about to hold the frame: what
     /// `FrameTrace::new(sequence, wall_clock)` holds, with these fields filled in.
     pub(crate) fn write_into(self, trace: &mut FrameTrace) {
+        debug_assert!(
+            self.pending_draw.is_none(),
+            "the recorder counts the draw before it writes the end"
+        );
         trace.reset(self.sequence, self.wall_clock);
         trace.marks = self.marks;
         trace.draw = self.draw;

@@ -19,10 +19,13 @@ const KEPT_INPUTS: usize = 32;
 /// they arrive ([`FrameAssembly`]), and once a frame is complete records its latency in the
 /// sampler and moves it into the retained window and spikes ([`FrameLog`]). Every way a frame
 /// completes goes through one private function, so the sampler and the log never disagree.
+/// It also counts each frame's draw ([`FrameEnd::pending_draw`], judged by
+/// [`FrameSampler::judge_frame`]) and CPU time ([`Self::cpu_reported`]) in the sampler's
+/// statistics.
 ///
-/// What it is told is kept, in order, and handed to the assembly a few frames at a time
-/// ([`Self::flush`]), when its room is full or before anything is read: [`Self::log`] and the
-/// sampler's latency stages are as of the last flush. A frame's share of that work is a few
+/// What it is told is kept, in order, and handed on a few frames at a time ([`Self::flush`]),
+/// when its room is full or before anything is read: [`Self::log`] and every readout of the
+/// sampler (draws, FPS, MISS, the lows, CPU, latency) are as of the last flush. A frame's share of that work is a few
 /// hundred instructions over some forty functions, and in a real window the app's drawing
 /// between two frames leaves them out of the CPU's caches: done a few frames at a time, they
 /// are fetched once for the lot (a throwaway build without this step read 3.8–7.5 µs a frame
@@ -88,9 +91,12 @@ impl FrameRecorder {
         !self.kept.is_empty()
     }
 
-    /// Hands what the recorder was told since the last call to the assembly, in order: the
-    /// frames it completes go into the log and their latency into `sampler`. Call it before
-    /// reading the log or the sampler's latency stages. Free when nothing is kept.
+    /// Hands what the recorder was told since the last call on, in order: draws and CPU times
+    /// into `sampler`'s statistics, the rest to the assembly, whose completed frames go into
+    /// the log and their latency into `sampler`. Call it before reading the log or any of
+    /// `sampler`'s readouts, and before changing its budget or refresh rate (a draw's missed
+    /// refreshes are counted against the budget in effect); after a reset of `sampler`, call
+    /// [`Self::restart`] instead. Free when nothing is kept.
     pub fn flush(&mut self, sampler: &mut FrameSampler) {
         let (assembly, log) = (&mut self.assembly, &mut self.log);
         let mut complete = |sampler: &mut FrameSampler, trace: &mut FrameTrace| {
@@ -222,8 +228,9 @@ impl FrameRecorder {
         self.keep(input, sampler);
     }
 
-    /// The HUD stopped or restarted: nothing waits or is kept, and the log starts over with
-    /// `capacity` and `threshold`.
+    /// The HUD stopped or restarted: nothing waits or is kept (the draws and CPU times not
+    /// yet counted are dropped with the rest), and the log starts over with `capacity` and
+    /// `threshold`. Call it whenever the sampler is reset or replaced.
     pub fn restart(&mut self, capacity: usize, threshold: SpikeThreshold) {
         self.kept.clear();
         self.assembly.clear();
@@ -256,17 +263,20 @@ mod tests {
     use std::time::Duration;
 
     use super::{FrameRecorder, KEPT_INPUTS};
+    use crate::SystemTime;
+    use crate::frame_record::{FrameOrigin, FrameRecord};
+    use crate::frame_sampler::FrameSampler;
+    use crate::frame_verdict::FrameVerdict;
     use crate::latency_marks::LatencyMarks;
+    use crate::manual_clock::ManualClock;
     use crate::record::frame_assembly::{FrameAssembly, PaintMarks};
     use crate::record::frame_end::FrameEnd;
     use crate::record::frame_log::FrameLog;
     use crate::record::frame_phases::{FramePhases, PhaseName};
     use crate::record::frame_trace::{FrameCauses, FrameTrace};
     use crate::record::spike_threshold::SpikeThreshold;
-    use crate::{
-        FrameOrigin, FrameRecord, FrameSampler, FrameVerdict, ManualClock, SamplerConfig,
-        SystemTime,
-    };
+    use crate::sampler_config::SamplerConfig;
+    use crate::snapshot::Snapshot;
 
     fn ms(v: u64) -> Duration {
         Duration::from_millis(v)
@@ -325,6 +335,11 @@ mod tests {
         phases
     }
 
+    /// Phase names of frame `n` that had no room: one in every other frame.
+    fn untracked_of(n: u64) -> u32 {
+        u32::from(n % 2 == 1)
+    }
+
     fn frame_inputs(n: u64) -> Vec<Told> {
         let painted = (n > 0 && (n - 1).is_multiple_of(3)).then(|| PaintMarks {
             sequence: n - 1,
@@ -378,7 +393,7 @@ mod tests {
                 }
                 Told::Cpu(n) => {
                     let phases = cpu_phases_of(n);
-                    sampler.record_cpu_frame(ms(3), phases.iter(), 0);
+                    sampler.record_cpu_frame(ms(3), phases.iter(), untracked_of(n));
                     self.assembly.cpu_reported(n, ms(3), phases);
                 }
                 Told::Painted(paint) => self.assembly.painted(paint, &mut complete),
@@ -403,7 +418,9 @@ mod tests {
         match *told {
             Told::Started(now) => recorder.frame_started(now, sampler),
             Told::Ended(n) => recorder.frame_ended(end_of(n), sampler),
-            Told::Cpu(n) => recorder.cpu_reported(n, ms(3), cpu_phases_of(n), 0, sampler),
+            Told::Cpu(n) => {
+                recorder.cpu_reported(n, ms(3), cpu_phases_of(n), untracked_of(n), sampler);
+            }
             Told::Painted(paint) => recorder.painted(paint, sampler),
             Told::Gpu(n) => recorder.gpu_done(
                 n,
@@ -519,6 +536,8 @@ mod tests {
         assert!(theirs.cpu_frame.is_some() && theirs.cpu_phases.len() == 2);
         assert_eq!(ours.cpu_frame, theirs.cpu_frame);
         assert_eq!(ours.cpu_phases, theirs.cpu_phases);
+        assert!(theirs.cpu_phases_untracked > 0);
+        assert_eq!(ours.cpu_phases_untracked, theirs.cpu_phases_untracked);
     }
 
     #[test]
@@ -579,7 +598,7 @@ mod tests {
 
     /// The readouts without the latency path (which the recorder's frames feed and a sampler
     /// told only frames does not have).
-    fn without_latency(mut snapshot: crate::Snapshot) -> crate::Snapshot {
+    fn without_latency(mut snapshot: Snapshot) -> Snapshot {
         snapshot.latency.clear();
         snapshot.latency_total = None;
         snapshot.latency_latest = None;
@@ -589,12 +608,14 @@ mod tests {
     #[test]
     fn draws_judged_at_a_frames_end_are_counted_when_the_recorder_hands_it_on() {
         // Two samplers told the same frames: one records each at once, the other judges it
-        // and leaves its draw to the recorder, which counts it at a flush.
+        // and leaves its draw to the recorder, which counts it at a flush. The refresh rate
+        // changes (flushed first, as a budget change must be) and the readouts are reset (the
+        // recorder restarted, dropping what it kept) on the way.
         let (mut at_once, mut judged) = (new_sampler(), new_sampler());
         at_once.set_refresh_hz(Some(60.0));
         judged.set_refresh_hz(Some(60.0));
         let mut recorder = FrameRecorder::new(120, SpikeThreshold::default());
-        let mut verdicts = [0_usize; 4];
+        let mut verdict_counts = [0_usize; 4];
         for (n, record) in (0_u64..).zip(app_frames(300)) {
             let verdict = at_once.record_frame(record);
             let (judged_verdict, pending_draw) = judged.judge_frame(record);
@@ -604,13 +625,23 @@ mod tests {
                 verdict == FrameVerdict::Counted,
                 "frame {n}"
             );
-            verdicts[verdict as usize] += 1;
+            verdict_counts[verdict as usize] += 1;
             if pending_draw.is_some() {
                 let end = FrameEnd {
                     pending_draw,
                     ..end_of(n)
                 };
                 recorder.frame_ended(end, &mut judged);
+            }
+            if n == 120 {
+                recorder.flush(&mut judged);
+                judged.set_refresh_hz(Some(30.0));
+                at_once.set_refresh_hz(Some(30.0));
+            }
+            if n == 200 {
+                judged.reset();
+                recorder.restart(120, SpikeThreshold::default());
+                at_once.reset();
             }
             // Read at odd moments, as refreshes and the API do: flushed first.
             if n % 37 == 36 {
@@ -620,8 +651,8 @@ mod tests {
             }
         }
         assert!(
-            verdicts.iter().all(|&count| count > 0),
-            "every verdict was given: {verdicts:?}"
+            verdict_counts.iter().all(|&count| count > 0),
+            "every verdict was given: {verdict_counts:?}"
         );
         let snapshot = at_once.snapshot();
         assert!(snapshot.missed_refreshes.is_some_and(|m| m > 0) && snapshot.lows.is_some());
