@@ -547,10 +547,11 @@ impl FramePlugin {
     #[cold]
     #[inline(never)]
     fn refresh(&mut self, ctx: &egui::Context, viewport: egui::ViewportId) {
-        let state = self
-            .viewports
-            .entry(viewport)
-            .or_insert_with(ViewportState::new_out_of_line);
+        // The field, not `state_mut`: the GPU timer and the export outcome are read beside it.
+        let Some(state) = state_in(&mut self.viewports, viewport) else {
+            debug_assert!(false, "`refresh_if_due` made the state");
+            return;
+        };
         if state.tick.take_time_went_back() {
             state.reject_input_time_back();
         }
@@ -665,7 +666,7 @@ impl FramePlugin {
 }
 
 /// `viewport`'s state in `viewports`, if it was ever used. Out of line, and with
-/// [`state_seen`] and [`FramePlugin::state_mut`] the lookups of the plugin's frame path: a
+/// [`state_seen`] and [`FramePlugin::state_mut`] the plugin's only lookups: a
 /// frame looks its state up a dozen times, and each lookup inlined would be a copy of the map's
 /// probing code of its own, instruction lines that every frame loads cold in a real window
 /// (where the app and the renderer run between the HUD's hooks).
