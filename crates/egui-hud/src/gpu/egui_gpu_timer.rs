@@ -46,14 +46,16 @@ const MAX_CALIBRATION_UNCERTAINTY: Duration = Duration::from_millis(1);
 
 /// Timed frames read back together (one resolve, one copy and one map for the group: see
 /// [`GpuTimerSettings::frames_per_readback`]): an app that times every frame pays the map
-/// round trip once in four frames. Its results come up to three frames later, still within
+/// round trip once in eight frames (on lavapipe, in `benches/hud_render_cost.rs`, eight read
+/// 2.7 µs a frame lower in the HUD's own measure than four, and two allocations fewer, the
+/// driver's). Its results come up to seven frames later, still within
 /// the frames a frame's record waits for its GPU marks; a frame not timed flushes a group
 /// left part-filled, so an idle app's last frames are read back at the HUD's next frame.
-const FRAMES_PER_READBACK: usize = 4;
+const FRAMES_PER_READBACK: usize = 8;
 
-/// Most frames whose owner is remembered: the timer's ring holds fewer in flight, so older
-/// entries belong to frames it dropped.
-const MAX_OWNED_FRAMES: usize = 16;
+/// Most frames whose owner is remembered: the timer's ring holds fewer in flight (two groups),
+/// so older entries belong to frames it dropped.
+const MAX_OWNED_FRAMES: usize = 3 * FRAMES_PER_READBACK;
 
 /// What the paint callbacks of every viewport share.
 #[derive(Default)]
