@@ -118,6 +118,80 @@ fn the_shown_hud_allocates_nothing_between_refreshes() {
     }
 }
 
+/// Allocations in each whole pass (`Context::run_ui`: egui's hooks, where the HUD times and
+/// records the frame, the app's UI and `fps_monitor`, egui's end of the pass) of the frames
+/// that did not refresh the readouts, after `warm_up` frames, for the same animating app with
+/// the HUD's `preset` shown (`Some`) or without the HUD: the frame numbers and their counts.
+fn pass_allocations(preset: Option<HudPreset>, warm_up: usize, frames: usize) -> Vec<(usize, u64)> {
+    let ctx = egui::Context::default();
+    let clock = Arc::new(ManualClock::new());
+    let as_clock: Arc<dyn Clock> = Arc::clone(&clock) as Arc<dyn Clock>;
+    let mut last: Option<Snapshot> = None;
+    let mut counts = Vec::new();
+    for frame in 0..warm_up + frames {
+        let input = egui::RawInput {
+            time: Some(clock.now().as_secs_f64()),
+            screen_rect: Some(egui::Rect::from_min_size(
+                egui::Pos2::ZERO,
+                egui::vec2(800.0, 600.0),
+            )),
+            ..Default::default()
+        };
+        let before = allocations();
+        let mut output = ctx.run_ui(input, |ui| {
+            ui.label("an app");
+            clock.advance(Duration::from_millis(4));
+            ui.ctx().request_repaint();
+            if let Some(preset) = preset {
+                FpsMonitor::new()
+                    .clock(Arc::clone(&as_clock))
+                    .sample_resources(false)
+                    .preset(preset)
+                    .show(ui.ctx());
+            }
+        });
+        let pass = allocations() - before;
+        output.textures_delta.clear(); // nothing paints here
+        clock.advance(Duration::from_millis(12));
+        let snapshot = egui_hud::snapshot(&ctx);
+        let refreshed = snapshot != last;
+        last = snapshot;
+        if frame >= warm_up && !refreshed {
+            counts.push((frame, pass));
+        }
+    }
+    counts
+}
+
+/// The HUD's hooks allocate nothing either: a whole pass between refreshes allocates one more
+/// with the HUD than without, and that one is egui's. `Context::repaint_causes`, the only way
+/// egui 0.37 gives the previous pass's repaint requests (WHY and each frame's record need
+/// them), returns a copy: one allocation when the app asked for a frame, as an animating app
+/// does every frame. (In an app with more layers than this one, egui's gathering of every
+/// layer's shapes into a new list at the pass's end may grow that list once more for the HUD's
+/// layer, as for any `Area` or window; here the app's one layer leaves room for it.)
+#[test]
+fn the_hooks_allocate_nothing_of_their_own_between_refreshes() {
+    let without: std::collections::HashMap<usize, u64> =
+        pass_allocations(None, 120, 120).into_iter().collect();
+    for preset in [HudPreset::NumberOnly, HudPreset::Full] {
+        let shown = pass_allocations(Some(preset), 120, 120);
+        assert!(
+            shown.len() > 100,
+            "{preset:?}: most frames do not refresh ({} did not)",
+            shown.len()
+        );
+        let added: Vec<i128> = shown
+            .iter()
+            .map(|&(frame, count)| i128::from(count) - i128::from(without[&frame]))
+            .collect();
+        assert!(
+            added.iter().all(|&more| more <= 1),
+            "{preset:?}: allocations a pass with the HUD, less without, frame by frame: {added:?}"
+        );
+    }
+}
+
 /// Allocations inside each `fps_monitor` call over 2.4 s of 100 ms steps (five refreshes) of
 /// the compact HUD on a manual clock, after a warm-up, with the pointer resting over the HUD's
 /// rows (away from the main readout) or outside the HUD.
