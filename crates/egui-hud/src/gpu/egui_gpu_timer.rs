@@ -1,6 +1,5 @@
 use std::sync::Arc;
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use gpu_timing::{FrameId, GpuScope, GpuTimer, GpuTimerSettings, PassTimestamps, TimestampSupport};
@@ -8,6 +7,7 @@ use parking_lot::Mutex;
 use profiler_core::Instant;
 
 use crate::gpu::EGUI_PASS_LABEL;
+use crate::gpu::calibration_worker::CalibrationWorker;
 use profiler_core::record::frame_phases::{FramePhases, PhaseName, PhaseStart};
 
 /// The GPU timer shared through the egui context: it times egui's own render pass (when the
@@ -36,8 +36,9 @@ pub struct EguiGpuTimer {
     /// For a non-blocking poll while results are on their way (idle apps submit nothing).
     device: wgpu::Device,
     stamps: Arc<Mutex<Stamps>>,
-    /// A calibration runs on a background thread now.
-    calibrating: Arc<AtomicBool>,
+    /// Calibrates the clocks off the UI thread; `None` without timestamp queries or where no
+    /// thread could be started.
+    calibrator: Option<Arc<CalibrationWorker>>,
 }
 
 /// A calibration whose bracket is wider than twice this is not used: GPU marks would be off by
@@ -242,11 +243,27 @@ impl EguiGpuTimer {
         if timer.support() != TimestampSupport::Full {
             log::info!("egui-hud: GPU timing: {}", timer.support().reason());
         }
+        // Started here, with the app, not at the refresh that first needs a calibration.
+        let calibrator = timer
+            .support()
+            .can_time_passes()
+            .then(|| CalibrationWorker::start(timer.clone()))
+            .and_then(|started| {
+                started
+                    .inspect_err(|error| {
+                        log::info!(
+                            "egui-hud: cannot calibrate the GPU clock, GPU marks stay off the \
+                             CPU timeline (no thread: {error})"
+                        );
+                    })
+                    .ok()
+            })
+            .map(Arc::new);
         Ok(Self {
             timer,
             device: device.clone(),
             stamps: Arc::new(Mutex::new(Stamps::default())),
-            calibrating: Arc::new(AtomicBool::new(false)),
+            calibrator,
         })
     }
 
@@ -488,34 +505,18 @@ impl EguiGpuTimer {
 
     /// Keeps a calibration of the GPU clock against the CPU's fresh (see
     /// [`GpuTimer::recalibrate_if_stale`]: every 10 s), so GPU times can be placed on the CPU
-    /// timeline. The calibration blocks for a few GPU round trips, so it runs on a background
-    /// thread, one at a time. Costs a lock and an atomic when fresh. Called at the HUD's
-    /// refreshes (twice a second, not every frame), only while the timer is timing (a frame
-    /// timed since the last refresh, or not [`Self::is_idle`]): a calibration nothing reads is
-    /// not kept fresh.
+    /// timeline. The calibration blocks for a few GPU round trips, so it runs on the timer's
+    /// [`CalibrationWorker`] thread, one at a time. Costs a lock when fresh, and an `unpark`
+    /// when not. Called at the HUD's refreshes (twice a second, not every frame), only while
+    /// the timer is timing (a frame timed since the last refresh, or not [`Self::is_idle`]): a
+    /// calibration nothing reads is not kept fresh.
     pub(crate) fn keep_calibrated(&self) {
         let fresh = self
             .timer
             .calibration()
             .is_some_and(|c| c.age() < self.timer.settings().recalibration_interval);
-        if fresh
-            || !self.timer.support().can_time_passes()
-            || self.calibrating.swap(true, Ordering::AcqRel)
-        {
-            return;
-        }
-        let (timer, calibrating) = (self.timer.clone(), Arc::clone(&self.calibrating));
-        let spawned = std::thread::Builder::new()
-            .name("egui-hud-gpu-calibration".to_owned())
-            .spawn(move || {
-                if let Err(error) = timer.recalibrate_if_stale() {
-                    log::debug!("egui-hud: GPU clock calibration failed: {error}");
-                }
-                calibrating.store(false, Ordering::Release);
-            });
-        if let Err(error) = spawned {
-            self.calibrating.store(false, Ordering::Release);
-            log::debug!("egui-hud: cannot calibrate the GPU clock ({error})");
+        if let Some(calibrator) = self.calibrator.as_ref().filter(|_| !fresh) {
+            calibrator.calibrate();
         }
     }
 

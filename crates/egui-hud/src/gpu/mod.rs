@@ -2,6 +2,8 @@
 //! label below is shared with builds that cannot time it (glow), whose GPU row says so.
 
 #[cfg(feature = "wgpu")]
+pub(crate) mod calibration_worker;
+#[cfg(feature = "wgpu")]
 pub(crate) mod egui_gpu_timer;
 pub(crate) mod gpu_sampling;
 
