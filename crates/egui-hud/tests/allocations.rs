@@ -55,17 +55,31 @@ unsafe impl GlobalAlloc for ThreadCountingAllocator {
 #[global_allocator]
 static GLOBAL: ThreadCountingAllocator = ThreadCountingAllocator;
 
-/// Allocations inside each `fps_monitor` call of the frames that did not refresh the readouts,
-/// after `warm_up` frames: an animating app (a repaint request every frame) drawing 4 ms frames
-/// at 60 Hz on a manual clock, showing `preset`.
-fn allocations_between_refreshes(preset: HudPreset, warm_up: usize, frames: usize) -> Vec<u64> {
+/// What one frame allocated: inside its `fps_monitor` call, and in its whole pass
+/// (`Context::run_ui`: egui's hooks, where the HUD times and records the frame, the app's UI
+/// and `fps_monitor`, egui's end of the pass).
+#[derive(Clone, Copy, Debug)]
+struct FrameAllocations {
+    frame: usize,
+    in_monitor: u64,
+    in_pass: u64,
+}
+
+/// What each frame that did not refresh the readouts allocated, after `warm_up` frames: an
+/// animating app (a repaint request every frame) drawing 4 ms frames at 60 Hz on a manual
+/// clock, showing `preset` (`None`: without the HUD, every frame counted).
+fn allocations_between_refreshes(
+    preset: Option<HudPreset>,
+    warm_up: usize,
+    frames: usize,
+) -> Vec<FrameAllocations> {
     let ctx = egui::Context::default();
     let clock = Arc::new(ManualClock::new());
     let as_clock: Arc<dyn Clock> = Arc::clone(&clock) as Arc<dyn Clock>;
     let mut last: Option<Snapshot> = None;
     let mut counts = Vec::new();
     for frame in 0..warm_up + frames {
-        let mut inside = 0;
+        let mut in_monitor = 0;
         let input = egui::RawInput {
             time: Some(clock.now().as_secs_f64()),
             screen_rect: Some(egui::Rect::from_min_size(
@@ -74,30 +88,39 @@ fn allocations_between_refreshes(preset: HudPreset, warm_up: usize, frames: usiz
             )),
             ..Default::default()
         };
+        let pass_start = allocations();
         let mut output = ctx.run_ui(input, |ui| {
             ui.label("an app");
             clock.advance(Duration::from_millis(4));
             ui.ctx().request_repaint();
-            let before = allocations();
-            FpsMonitor::new()
-                .clock(Arc::clone(&as_clock))
-                .sample_resources(false)
-                .preset(preset)
-                .show(ui.ctx());
-            inside = allocations() - before;
+            if let Some(preset) = preset {
+                let before = allocations();
+                FpsMonitor::new()
+                    .clock(Arc::clone(&as_clock))
+                    .sample_resources(false)
+                    .preset(preset)
+                    .show(ui.ctx());
+                in_monitor = allocations() - before;
+            }
         });
+        let in_pass = allocations() - pass_start;
         output.textures_delta.clear(); // nothing paints here
         clock.advance(Duration::from_millis(12));
         let snapshot = egui_hud::snapshot(&ctx);
         let refreshed = snapshot != last;
         last = snapshot;
         if frame >= warm_up && !refreshed {
-            counts.push(inside);
+            counts.push(FrameAllocations {
+                frame,
+                in_monitor,
+                in_pass,
+            });
         }
     }
-    assert!(
+    assert_eq!(
         last.is_some(),
-        "the HUD sampled and refreshed during the run"
+        preset.is_some(),
+        "the HUD sampled and refreshed during the run, if shown"
     );
     counts
 }
@@ -105,62 +128,17 @@ fn allocations_between_refreshes(preset: HudPreset, warm_up: usize, frames: usiz
 #[test]
 fn the_shown_hud_allocates_nothing_between_refreshes() {
     for preset in [HudPreset::NumberOnly, HudPreset::Compact, HudPreset::Full] {
-        let counts = allocations_between_refreshes(preset, 120, 120);
+        let counts = allocations_between_refreshes(Some(preset), 120, 120);
         assert!(
             counts.len() > 100,
             "{preset:?}: most frames do not refresh ({} did not)",
             counts.len()
         );
         assert!(
-            counts.iter().all(|&count| count == 0),
+            counts.iter().all(|count| count.in_monitor == 0),
             "{preset:?}: fps_monitor allocated in frames between refreshes: {counts:?}"
         );
     }
-}
-
-/// Allocations in each whole pass (`Context::run_ui`: egui's hooks, where the HUD times and
-/// records the frame, the app's UI and `fps_monitor`, egui's end of the pass) of the frames
-/// that did not refresh the readouts, after `warm_up` frames, for the same animating app with
-/// the HUD's `preset` shown (`Some`) or without the HUD: the frame numbers and their counts.
-fn pass_allocations(preset: Option<HudPreset>, warm_up: usize, frames: usize) -> Vec<(usize, u64)> {
-    let ctx = egui::Context::default();
-    let clock = Arc::new(ManualClock::new());
-    let as_clock: Arc<dyn Clock> = Arc::clone(&clock) as Arc<dyn Clock>;
-    let mut last: Option<Snapshot> = None;
-    let mut counts = Vec::new();
-    for frame in 0..warm_up + frames {
-        let input = egui::RawInput {
-            time: Some(clock.now().as_secs_f64()),
-            screen_rect: Some(egui::Rect::from_min_size(
-                egui::Pos2::ZERO,
-                egui::vec2(800.0, 600.0),
-            )),
-            ..Default::default()
-        };
-        let before = allocations();
-        let mut output = ctx.run_ui(input, |ui| {
-            ui.label("an app");
-            clock.advance(Duration::from_millis(4));
-            ui.ctx().request_repaint();
-            if let Some(preset) = preset {
-                FpsMonitor::new()
-                    .clock(Arc::clone(&as_clock))
-                    .sample_resources(false)
-                    .preset(preset)
-                    .show(ui.ctx());
-            }
-        });
-        let pass = allocations() - before;
-        output.textures_delta.clear(); // nothing paints here
-        clock.advance(Duration::from_millis(12));
-        let snapshot = egui_hud::snapshot(&ctx);
-        let refreshed = snapshot != last;
-        last = snapshot;
-        if frame >= warm_up && !refreshed {
-            counts.push((frame, pass));
-        }
-    }
-    counts
 }
 
 /// The HUD's hooks allocate nothing either: a whole pass between refreshes allocates one more
@@ -173,9 +151,12 @@ fn pass_allocations(preset: Option<HudPreset>, warm_up: usize, frames: usize) ->
 #[test]
 fn the_hooks_allocate_nothing_of_their_own_between_refreshes() {
     let without: std::collections::HashMap<usize, u64> =
-        pass_allocations(None, 120, 120).into_iter().collect();
+        allocations_between_refreshes(None, 120, 120)
+            .into_iter()
+            .map(|count| (count.frame, count.in_pass))
+            .collect();
     for preset in [HudPreset::NumberOnly, HudPreset::Full] {
-        let shown = pass_allocations(Some(preset), 120, 120);
+        let shown = allocations_between_refreshes(Some(preset), 120, 120);
         assert!(
             shown.len() > 100,
             "{preset:?}: most frames do not refresh ({} did not)",
@@ -183,7 +164,7 @@ fn the_hooks_allocate_nothing_of_their_own_between_refreshes() {
         );
         let added: Vec<i128> = shown
             .iter()
-            .map(|&(frame, count)| i128::from(count) - i128::from(without[&frame]))
+            .map(|count| i128::from(count.in_pass) - i128::from(without[&count.frame]))
             .collect();
         assert!(
             added.iter().all(|&more| more <= 1),
