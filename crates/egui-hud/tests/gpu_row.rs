@@ -1066,7 +1066,7 @@ fn an_app_that_stops_drawing_gets_its_last_timed_frames_read_back() {
     harness.run_steps(10); // the HUD's warm-up
     let timer = egui_hud::gpu_timer(&harness.ctx).expect("installed");
     let begun = frames_begun(&timer);
-    // Timed frames past a group's start: with groups of four, some wait for more.
+    // Timed frames past a group's start: with groups of eight, some wait for more.
     harness.run_steps(5);
     *harness.state_mut() = false;
     harness.step(); // the app's last frame

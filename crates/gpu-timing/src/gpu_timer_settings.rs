@@ -14,7 +14,7 @@ pub struct GpuTimerSettings {
     /// Frames that can be in flight (recording, resolving, mapping or waiting to be read) at once.
     ///
     /// Default 4: results arrive about two frames late, so 3 slots are busy in steady state and one
-    /// spare absorbs a late poll. Range 1..=16.
+    /// spare absorbs a late poll. Range 1..=[`Self::MAX_FRAME_SLOTS`].
     pub frame_slots: usize,
 
     /// Timed passes and scopes per frame; past it a pass is not timed and
@@ -76,13 +76,16 @@ impl Default for GpuTimerSettings {
 }
 
 impl GpuTimerSettings {
+    /// The most frames a timer keeps in flight ([`Self::frame_slots`]'s upper bound).
+    pub const MAX_FRAME_SLOTS: usize = 16;
+
     /// Checks every field's range; [`crate::GpuTimer::new`] calls it.
     ///
     /// # Errors
     /// [`GpuTimingError::InvalidSettings`] naming the first bad field.
     pub fn validate(&self) -> Result<(), GpuTimingError> {
         let bad = |field, problem| Err(GpuTimingError::InvalidSettings { field, problem });
-        if !(1..=16).contains(&self.frame_slots) {
+        if !(1..=Self::MAX_FRAME_SLOTS).contains(&self.frame_slots) {
             return bad("frame_slots", "must be in 1..=16");
         }
         if !(1..=2048).contains(&self.max_passes_per_frame) {

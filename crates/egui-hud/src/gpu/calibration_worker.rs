@@ -34,7 +34,9 @@ struct WorkerFlags {
 }
 
 impl CalibrationWorker {
-    /// Starts the thread, which holds a handle on `timer` until this worker is dropped.
+    /// Starts the thread, which holds a handle on `timer` until it ends: at its first wake
+    /// after this worker is dropped, so after the calibration under way, if any (the timer's
+    /// last handle, and its `dispose`, may then be the thread's).
     ///
     /// # Errors
     /// The thread could not be started (a platform without threads, such as the web): the

@@ -49,10 +49,18 @@ const MAX_CALIBRATION_UNCERTAINTY: Duration = Duration::from_millis(1);
 /// [`GpuTimerSettings::frames_per_readback`]): an app that times every frame pays the map
 /// round trip once in eight frames (on lavapipe, in `benches/hud_render_cost.rs`, eight read
 /// 2.7 µs a frame lower in the HUD's own measure than four, and two allocations fewer, the
-/// driver's). Its results come up to seven frames later, still within
+/// driver's). Its results come up to seven frames later than a frame read back alone (two to
+/// eleven frames after the frame), still within
 /// the frames a frame's record waits for its GPU marks; a frame not timed flushes a group
 /// left part-filled, so an idle app's last frames are read back at the HUD's next frame.
 const FRAMES_PER_READBACK: usize = 8;
+
+// Two groups in flight must fit the timer's ring: checked here, not at `GpuTimer::new`, where
+// a bad setting would turn GPU timing off at run time.
+const _: () = assert!(
+    2 * FRAMES_PER_READBACK <= GpuTimerSettings::MAX_FRAME_SLOTS,
+    "two readback groups exceed the GPU timer's frame slots"
+);
 
 /// Most frames whose owner is remembered: the timer's ring holds fewer in flight (two groups),
 /// so older entries belong to frames it dropped.
@@ -506,10 +514,11 @@ impl EguiGpuTimer {
     /// Keeps a calibration of the GPU clock against the CPU's fresh (see
     /// [`GpuTimer::recalibrate_if_stale`]: every 10 s), so GPU times can be placed on the CPU
     /// timeline. The calibration blocks for a few GPU round trips, so it runs on the timer's
-    /// [`CalibrationWorker`] thread, one at a time. Costs a lock when fresh, and an `unpark`
-    /// when not. Called at the HUD's refreshes (twice a second, not every frame), only while
-    /// the timer is timing (a frame timed since the last refresh, or not [`Self::is_idle`]): a
-    /// calibration nothing reads is not kept fresh.
+    /// [`CalibrationWorker`] thread, one at a time. Costs a lock when fresh; when not, an atomic
+    /// swap and, unless a calibration is already under way, an `unpark`. Called at the HUD's
+    /// refreshes (twice a second, not every frame), only while the timer is timing (a frame
+    /// timed since the last refresh, or not [`Self::is_idle`]): a calibration nothing reads is
+    /// not kept fresh.
     pub(crate) fn keep_calibrated(&self) {
         let fresh = self
             .timer

@@ -6,8 +6,9 @@ use std::num::NonZeroU32;
 ///
 /// Timing a frame costs its timestamp writes, a resolve, a copy and a buffer map on the GPU
 /// queue, three or four paint callbacks, and reading the result back a few frames later (one
-/// map for eight frames; four when this was measured): about 30 to 45 µs of CPU per timed frame on an H200's host, the whole
-/// frame against one not timed (`benches/hud_render_cost.rs`).
+/// map for eight frames; four when this was measured): about 30 to 45 µs of CPU per timed
+/// frame on an H200's host, the whole frame against one not timed
+/// (`benches/hud_render_cost.rs`).
 /// A 60 Hz app pays that every frame either way. An app that draws hundreds of frames a second
 /// would pay it hundreds of times a second, for GPU readouts that are refreshed twice a second.
 ///
