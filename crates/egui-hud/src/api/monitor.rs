@@ -218,7 +218,7 @@ impl FpsMonitor {
             offset,
             started,
             #[cfg(feature = "wgpu")]
-            gpu_timer,
+            hud_layer_end,
         }) = FramePlugin::with(ctx, |plugin| plugin.begin_draw(ctx, &self.settings))
         else {
             return;
@@ -235,13 +235,11 @@ impl FpsMonitor {
         if resized {
             crate::repaint::own_discard::request_own_discard(ctx);
         }
-        // On wgpu, the HUD's own GPU drawing is stamped apart and left out of the app's.
-        #[cfg(feature = "wgpu")]
-        let close_gpu_stamps = gpu_timer.and_then(|gpu| gpu.bracket_hud_layer(ctx, ids.layer));
         draw_on_layer(ctx, &ids, anchor, offset, &mut view);
+        // On wgpu, the HUD's own GPU drawing is stamped apart (opened in `begin_draw`).
         #[cfg(feature = "wgpu")]
-        if let Some(close) = close_gpu_stamps {
-            close(ctx);
+        if let Some(end) = hud_layer_end {
+            end.add(ctx);
         }
         let mut details_open = details.is_some();
         if let Some(details) = &details {

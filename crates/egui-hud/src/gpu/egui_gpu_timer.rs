@@ -422,13 +422,13 @@ impl EguiGpuTimer {
     }
 
     /// Brackets the HUD's own drawing (its layer, `layer`) with stamps inside egui's pass, in a
-    /// frame the timer times: call it before the HUD draws, and the returned closure after.
-    /// Without in-pass timestamps, or in a frame not timed, both do nothing.
+    /// frame the timer times: call it before the HUD draws, and [`HudLayerEnd::add`] after.
+    /// Without in-pass timestamps, or in a frame not timed, `None`, and nothing is added.
     pub(crate) fn bracket_hud_layer(
         &self,
         ctx: &egui::Context,
         layer: egui::LayerId,
-    ) -> Option<impl FnOnce(&egui::Context) + use<>> {
+    ) -> Option<HudLayerEnd> {
         let viewport = ctx.viewport_id();
         let (begin, end) = {
             let mut stamps = self.stamps.lock();
@@ -445,9 +445,7 @@ impl EguiGpuTimer {
             )
         };
         ctx.layer_painter(layer).add(covering(begin, ctx));
-        Some(move |ctx: &egui::Context| {
-            ctx.layer_painter(layer).add(covering(end, ctx));
-        })
+        Some(HudLayerEnd { end, layer })
     }
 
     /// Hands every GPU result that has arrived to `record` with the viewport it was recorded
@@ -555,6 +553,20 @@ impl EguiGpuTimer {
     pub(crate) fn has_pending(&self, viewport: egui::ViewportId) -> bool {
         let stamps = self.stamps.lock();
         stamps.owners.any_of(viewport) && (stamps.has_recorded_frames() || self.timer.has_pending())
+    }
+}
+
+/// The stamp that closes the HUD's own GPU scope ([`EguiGpuTimer::bracket_hud_layer`]): the
+/// kept callback (an `Arc`) and the layer it goes on, carried to the end of the HUD's drawing.
+pub(crate) struct HudLayerEnd {
+    end: egui::PaintCallback,
+    layer: egui::LayerId,
+}
+
+impl HudLayerEnd {
+    /// Adds the stamp on the HUD's layer, after everything the HUD drew there.
+    pub(crate) fn add(self, ctx: &egui::Context) {
+        ctx.layer_painter(self.layer).add(covering(self.end, ctx));
     }
 }
 

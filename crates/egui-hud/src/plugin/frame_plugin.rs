@@ -178,17 +178,24 @@ impl FramePlugin {
         }
         self.state_mut(viewport).ensure_hover(ctx, viewport);
         let state = self.state_mut(viewport);
-        Some(HudDraw {
+        let ids = state.ids(viewport);
+        let draw = HudDraw {
             details: state.details(),
             rows: state.rows_to_show(),
             view: state.take_view(),
-            ids: state.ids(viewport),
+            ids,
             anchor: state.config.anchor,
             offset: state.config.offset,
             started,
+            // The HUD's own GPU drawing is stamped apart and left out of the app's: opened here,
+            // before the HUD draws on its layer (after `stamp_frame` armed the frame).
             #[cfg(feature = "wgpu")]
-            gpu_timer: self.gpu_timer.clone(),
-        })
+            hud_layer_end: self
+                .gpu_timer
+                .as_ref()
+                .and_then(|gpu| gpu.bracket_hud_layer(ctx, ids.layer)),
+        };
+        Some(draw)
     }
 
     /// The HUD's work for this pass after drawing: the view goes back, the details window's
@@ -638,9 +645,17 @@ impl FramePlugin {
         viewport: egui::ViewportId,
         sampling: GpuSampling,
     ) {
+        // The timer and the states borrowed apart: no clone of the timer (five `Arc`s) a frame.
         #[cfg(feature = "wgpu")]
-        if let Some(gpu) = self.gpu_timer.clone() {
-            let state = self.state_mut(viewport);
+        if let Self {
+            gpu_timer: Some(gpu),
+            viewports,
+            ..
+        } = self
+        {
+            let state = viewports
+                .entry(viewport)
+                .or_insert_with(ViewportState::new_out_of_line);
             let apps = state.frame_is_apps();
             let (timed, sequence) = (state.gpu_times_frame(sampling), state.frame_sequence());
             if !timed && gpu.is_idle(viewport) {
@@ -654,7 +669,7 @@ impl FramePlugin {
             if ctx.current_pass_index() == 0 {
                 state.record_painted(gpu.take_painted(viewport));
                 gpu.drain(!apps, |frame| {
-                    if let Some(state) = state_in(&mut self.viewports, frame.viewport) {
+                    if let Some(state) = state_in(viewports, frame.viewport) {
                         state.record_gpu_frame(frame);
                     }
                 });

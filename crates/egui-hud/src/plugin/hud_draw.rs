@@ -19,9 +19,10 @@ pub(crate) struct HudDraw {
     pub(crate) started: Option<Duration>,
     /// What the details window shows, when it is open.
     pub(crate) details: Option<DetailsData>,
-    /// The GPU timer, in a wgpu app after `install`.
+    /// The stamp that closes the HUD's GPU scope, opened before the HUD draws, in a frame the
+    /// GPU timer times (wgpu after `install`): added once the HUD has drawn.
     #[cfg(feature = "wgpu")]
-    pub(crate) gpu_timer: Option<crate::gpu::egui_gpu_timer::EguiGpuTimer>,
+    pub(crate) hud_layer_end: Option<crate::gpu::egui_gpu_timer::HudLayerEnd>,
 }
 
 /// What `fps_monitor` hands back after drawing.
