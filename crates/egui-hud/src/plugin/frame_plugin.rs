@@ -486,13 +486,9 @@ impl FramePlugin {
 // Helpers.
 
 impl FramePlugin {
-    /// `viewport`'s state, created with the defaults on first use. Out of line, as
-    /// [`state_in`].
-    #[inline(never)]
+    /// `viewport`'s state, created with the defaults on first use (see [`state_made`]).
     fn state_mut(&mut self, viewport: egui::ViewportId) -> &mut ViewportState {
-        self.viewports
-            .entry(viewport)
-            .or_insert_with(ViewportState::new_out_of_line)
+        state_made(&mut self.viewports, viewport)
     }
 
     /// `viewport`'s state while it samples.
@@ -653,9 +649,7 @@ impl FramePlugin {
             ..
         } = self
         {
-            let state = viewports
-                .entry(viewport)
-                .or_insert_with(ViewportState::new_out_of_line);
+            let state = state_made(viewports, viewport);
             let apps = state.frame_is_apps();
             let (timed, sequence) = (state.gpu_times_frame(sampling), state.frame_sequence());
             if !timed && gpu.is_idle(viewport) {
@@ -680,8 +674,20 @@ impl FramePlugin {
     }
 }
 
+/// `viewport`'s state in `viewports`, created with the defaults on first use. Out of line, as
+/// [`state_in`].
+#[inline(never)]
+fn state_made(
+    viewports: &mut egui::ViewportIdMap<ViewportState>,
+    viewport: egui::ViewportId,
+) -> &mut ViewportState {
+    viewports
+        .entry(viewport)
+        .or_insert_with(ViewportState::new_out_of_line)
+}
+
 /// `viewport`'s state in `viewports`, if it was ever used. Out of line, and with
-/// [`state_seen`] and [`FramePlugin::state_mut`] the plugin's only lookups: a
+/// [`state_seen`] and [`state_made`] the plugin's only lookups: a
 /// frame looks its state up a dozen times, and each lookup inlined would be a copy of the map's
 /// probing code of its own, instruction lines that every frame loads cold in a real window
 /// (where the app and the renderer run between the HUD's hooks).
