@@ -7,7 +7,8 @@
 //! - Wayland: weston's headless backend, a surface of this bench's own connection (the source
 //!   wraps its `wl_display` as it wraps an app's), a commit per frame.
 //!
-//! Prints mean and median µs per frame for each; a missing server prints why and skips it.
+//! Prints mean and median µs per frame for each, and the CPU the X11 source's reader thread
+//! spends per report (off the frame); a missing server prints why and skips it.
 //! `cargo bench -p profiler-core --bench presentation_cost`.
 #![cfg_attr(
     all(unix, not(target_vendor = "apple"), not(target_os = "android")),
@@ -107,7 +108,8 @@ mod linux {
         let mut samples = Vec::with_capacity(usize::try_from(FRAMES).expect("small"));
         let mut polls = Vec::with_capacity(samples.capacity());
         let mut empty_polls = Vec::with_capacity(samples.capacity());
-        let mut reports = 0;
+        let mut reports = 0_usize;
+        let reader_before = reader_cpu_time();
         for sequence in 1..=FRAMES {
             let start = Instant::now();
             source.frame_committing(frame(sequence), |_| {});
@@ -136,6 +138,7 @@ mod linux {
             cost += poll;
             samples.push(cost);
         }
+        let reader = reader_cpu_time().saturating_sub(reader_before);
         report("X11 Present (Xvfb), commit + poll", &mut samples, reports);
         report("  of which the poll", &mut polls, reports);
         report(
@@ -143,6 +146,29 @@ mod linux {
             &mut empty_polls,
             reports,
         );
+        println!(
+            "  the source's reader thread (off the frame): {:.2} µs of CPU per report",
+            reader.as_secs_f64() * 1e6
+                / f64::from(u32::try_from(reports.max(1)).expect("a few hundred"))
+        );
+    }
+
+    /// CPU time the X11 source's reader thread has run, from the scheduler's statistics (ns,
+    /// exact), zero where it cannot be read.
+    fn reader_cpu_time() -> Duration {
+        let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+            return Duration::ZERO;
+        };
+        tasks
+            .flatten()
+            .filter(|task| {
+                std::fs::read_to_string(task.path().join("comm"))
+                    .is_ok_and(|name| name.trim_end() == "x11-present")
+            })
+            .filter_map(|task| std::fs::read_to_string(task.path().join("schedstat")).ok())
+            .filter_map(|stat| stat.split_whitespace().next()?.parse().ok())
+            .map(Duration::from_nanos)
+            .sum()
     }
 
     /// The bench's own Wayland client: a mapped toplevel with one shm buffer.

@@ -101,8 +101,29 @@ fn a_window_presenting_pixmaps_is_read_one_completion_per_present() {
         matched.push((reports[0], before, after));
     }
 
+    let last_msc = assert_shown_between_stamps(&matched);
+    let sequences: Vec<u64> = matched.iter().map(|(m, ..)| m.frame.sequence).collect();
+    assert_eq!(
+        sequences,
+        (1..=PRESENTS).collect::<Vec<_>>(),
+        "matched in order"
+    );
+    assert_eq!(source.unmatched(), 0);
+    assert_dropping_ends_the_reader(source);
+    println!(
+        "{PRESENTS} presents, MSC {:?} to {last_msc:?}",
+        matched.first().and_then(|(m, ..)| match m.outcome {
+            Some(PresentationOutcome::Shown(shown)) => Some(shown.refresh_counter),
+            _ => None,
+        })
+    );
+}
+
+/// Each matched frame was shown between the test's stamps around its present, with increasing
+/// MSCs; returns the last MSC.
+fn assert_shown_between_stamps(matched: &[(MatchedPresentation, Instant, Instant)]) -> Option<u64> {
     let mut last_msc = None;
-    for (m, before, after) in &matched {
+    for (m, before, after) in matched {
         let Some(PresentationOutcome::Shown(shown)) = m.outcome else {
             panic!("frame {} was shown: {m:?}", m.frame.sequence);
         };
@@ -123,18 +144,32 @@ fn a_window_presenting_pixmaps_is_read_one_completion_per_present() {
         }
         last_msc = Some(shown.refresh_counter);
     }
-    let sequences: Vec<u64> = matched.iter().map(|(m, ..)| m.frame.sequence).collect();
-    assert_eq!(
-        sequences,
-        (1..=PRESENTS).collect::<Vec<_>>(),
-        "matched in order"
-    );
-    assert_eq!(source.unmatched(), 0);
-    println!(
-        "{PRESENTS} presents, MSC {:?} to {last_msc:?}",
-        matched.first().and_then(|(m, ..)| match m.outcome {
-            Some(PresentationOutcome::Shown(shown)) => Some(shown.refresh_counter),
-            _ => None,
+    last_msc
+}
+
+/// The server is read by the source's own thread, not by `poll`; dropping the source ends it
+/// (checked where the process's threads can be listed by name: Linux).
+fn assert_dropping_ends_the_reader(source: PresentationSource) {
+    if cfg!(target_os = "linux") {
+        assert_eq!(reader_threads(), 1, "one reader thread for the source");
+        drop(source);
+        assert_eq!(
+            reader_threads(),
+            0,
+            "dropping the source joins its reader thread"
+        );
+    }
+}
+
+/// This process's threads named as the X11 source names its reader.
+fn reader_threads() -> usize {
+    std::fs::read_dir("/proc/self/task")
+        .expect("Linux lists a process's threads")
+        .filter(|task| {
+            task.as_ref().is_ok_and(|task| {
+                std::fs::read_to_string(task.path().join("comm"))
+                    .is_ok_and(|name| name.trim_end() == "x11-present")
+            })
         })
-    );
+        .count()
 }

@@ -6,7 +6,7 @@
 //! | window system | source | per frame | matched by |
 //! |---|---|---|---|
 //! | Wayland | `wp_presentation.feedback` on the app's `wl_surface`, on its own connection | time shown, refresh period, refresh counter, flags (vsync, hardware clock, hardware completion, zero copy), or discarded | the frame's sequence number, carried by its feedback object |
-//! | X11 | Present `CompleteNotify` for the window, over an own connection | UST, MSC, flip / copy / skip | order of commit (presents complete in order), serial gaps |
+//! | X11 | Present `CompleteNotify` for the window, over an own connection read by a thread of its own | UST, MSC, flip / copy / skip | order of commit (presents complete in order), serial gaps |
 //! | anything else | — | [`PresentationError::Unsupported`] | — |
 //!
 //! [`PresentationSource`] is the one face; the platform code behind it is picked here with
@@ -17,6 +17,8 @@ mod presentation_matcher;
 mod presentation_source;
 mod presented_frame;
 
+#[cfg(all(unix, not(target_vendor = "apple"), not(target_os = "android")))]
+mod completion_inbox;
 #[cfg(all(unix, not(target_vendor = "apple"), not(target_os = "android")))]
 mod linux;
 #[cfg(all(unix, not(target_vendor = "apple"), not(target_os = "android")))]

@@ -79,6 +79,13 @@ pub enum PresentationError {
     )]
     X11NoPresent,
 
+    /// The thread that reads the X server's completions could not be started.
+    #[error(
+        "could not start the thread that reads the X server's Present completions: {0}; the \
+         process may be at its thread or memory limit"
+    )]
+    X11Reader(#[source] std::io::Error),
+
     /// The X server refused or failed a request.
     #[error("the X server failed a Present request: {0}; the window must still exist")]
     X11Request(#[source] Cause),

@@ -24,9 +24,11 @@ const SILENT_AFTER: std::time::Duration = std::time::Duration::from_secs(2);
 ///
 /// Build it once per window on the UI thread with [`Self::from_window`]; then call
 /// [`Self::frame_committing`] at the end of each frame's final pass, before the renderer
-/// presents, and [`Self::poll`] once a frame. Nothing blocks after the build, and no thread is
-/// started. Cost per frame: on Wayland one request (a small allocation for its proxy) and a
-/// non-blocking dispatch; on X11 one non-blocking read. Not built: nothing.
+/// presents, and [`Self::poll`] once a frame. Nothing blocks after the build. Cost per frame: on
+/// Wayland one request (a small allocation for its proxy) and a non-blocking dispatch of what
+/// the app's loop read; on X11 one lock, with the server's events read by a thread the source
+/// starts (blocked on the server between completions, ended when the source is dropped). Not
+/// built: nothing.
 #[derive(Debug)]
 pub struct PresentationSource {
     platform: PlatformSource,

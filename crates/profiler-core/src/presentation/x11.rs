@@ -4,36 +4,47 @@
 //! XIDs are server-global and Present sends a window's events to every client that selected
 //! them, so a second connection sees each `PresentPixmap` to the window complete: its UST
 //! (µs on `CLOCK_MONOTONIC`), MSC (the vblank counter) and mode (flip, copy, skip). The app's
-//! present serials tell when a report was missed. Renderers that draw with `PutImage` (Mesa's
+//! present serials tell when a report was missed. A thread of the source's own reads that
+//! connection, so the UI thread never calls the server to poll. Renderers that draw with `PutImage` (Mesa's
 //! software paths without DRI3, as under Xvfb) send none.
 
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+use parking_lot::Mutex;
+use rustix::net::Shutdown;
 use x11rb::connection::{Connection as _, RequestConnection as _};
 use x11rb::protocol::Event;
 use x11rb::protocol::present::{self, CompleteKind, CompleteMode, ConnectionExt as _};
 use x11rb::protocol::xproto::Window;
 use x11rb::rust_connection::RustConnection;
 
+use crate::presentation::completion_inbox::CompletionInbox;
 use crate::presentation::monotonic_anchor::MonotonicAnchor;
 use crate::presentation::presentation_error::PresentationError;
-use crate::presentation::presentation_matcher::{FeedbackFor, PresentationFeedback};
+use crate::presentation::presentation_matcher::PresentationFeedback;
 use crate::presentation::presented_frame::{
     PresentationFlags, PresentationOutcome, PresentedFrame,
 };
 
-/// The completion source of one X11 window.
+/// The completion source of one X11 window. Its connection is read by a thread of its own,
+/// blocked on the server until a completion comes: the UI thread's [`Self::poll`] takes what it
+/// read from the [`CompletionInbox`] and makes no call to the server (reading a completion on
+/// the UI thread took 18–20 µs a frame, `benches/presentation_cost.rs`).
 #[derive(Debug)]
 pub(super) struct X11Source {
-    connection: RustConnection,
+    connection: Arc<RustConnection>,
     window: Window,
     /// The event context the selection is made under.
     event_id: u32,
-    /// The app's serial of the last completion seen.
-    last_serial: Option<u32>,
-    anchor: MonotonicAnchor,
+    inbox: Arc<Mutex<CompletionInbox>>,
+    /// Ends when the connection is shut down (see `Drop`).
+    reader: Option<JoinHandle<()>>,
 }
 
 impl X11Source {
-    /// Connects to `display_name` (`None`: `DISPLAY`) and selects `window`'s completion events.
+    /// Connects to `display_name` (`None`: `DISPLAY`), selects `window`'s completion events and
+    /// starts the thread that reads them.
     pub(super) fn new(
         display_name: Option<&str>,
         window: Window,
@@ -56,26 +67,36 @@ impl X11Source {
             .reply()
             .map_err(request_error)?;
         let event_id = connection.generate_id().map_err(request_error)?;
+        let connection = Arc::new(connection);
+        let inbox = Arc::new(Mutex::new(CompletionInbox::new()));
+        let reader = std::thread::Builder::new()
+            .name("x11-present".into())
+            .spawn({
+                let (connection, inbox) = (Arc::clone(&connection), Arc::clone(&inbox));
+                let anchor = MonotonicAnchor::now(rustix::time::ClockId::Monotonic);
+                move || read_completions(&connection, window, anchor, &inbox)
+            })
+            .map_err(PresentationError::X11Reader)?;
         let mut source = Self {
             connection,
             window,
             event_id,
-            last_serial: None,
-            anchor: MonotonicAnchor::now(rustix::time::ClockId::Monotonic),
+            inbox,
+            reader: Some(reader),
         };
         source.set_watching(true)?;
         Ok(source)
     }
 
     /// Selects (or deselects) the window's completion events; waits for the server's answer,
-    /// so that a window that is gone is an error here.
+    /// so that a window that is gone is an error here. Completions not yet polled are dropped.
     pub(super) fn set_watching(&mut self, watching: bool) -> Result<(), PresentationError> {
         let mask = if watching {
             present::EventMask::COMPLETE_NOTIFY
         } else {
             present::EventMask::NO_EVENT
         };
-        self.last_serial = None;
+        self.inbox.lock().clear();
         self.connection
             .present_select_input(self.event_id, self.window, mask)
             .map_err(request_error)?
@@ -83,45 +104,71 @@ impl X11Source {
             .map_err(request_error)
     }
 
-    /// The completions that arrived since the last call, oldest first (never blocks).
+    /// The completions that arrived since the last call, oldest first. Never blocks: one lock
+    /// of the inbox, held by the reader only to push a completion.
     pub(super) fn poll(
         &mut self,
-        mut out: impl FnMut(PresentationFeedback),
+        out: impl FnMut(PresentationFeedback),
     ) -> Result<(), PresentationError> {
-        while let Some(event) = self.connection.poll_for_event().map_err(request_error)? {
-            let Event::PresentCompleteNotify(complete) = event else {
-                continue;
-            };
-            if complete.window != self.window || complete.kind != CompleteKind::PIXMAP {
-                continue;
-            }
-            let lost_before = self.last_serial.replace(complete.serial).map_or(0, |last| {
-                complete.serial.wrapping_sub(last).saturating_sub(1)
-            });
-            let outcome = if complete.mode == CompleteMode::SKIP {
-                PresentationOutcome::Skipped
-            } else {
-                let Some(on_screen) = self.anchor.instant_of(u128::from(complete.ust) * 1000)
-                else {
-                    continue;
-                };
-                PresentationOutcome::Shown(PresentedFrame {
-                    on_screen,
-                    refresh_period: None,
-                    refresh_counter: complete.msc,
-                    flags: if complete.mode == CompleteMode::FLIP {
-                        PresentationFlags::ZERO_COPY
-                    } else {
-                        PresentationFlags::default()
-                    },
-                })
-            };
-            out(PresentationFeedback {
-                frame: FeedbackFor::NextInOrder { lost_before },
-                outcome,
-            });
+        self.inbox.lock().drain(out)
+    }
+}
+
+impl Drop for X11Source {
+    /// Shuts the connection down, which ends the reader's wait with an error, and joins it.
+    fn drop(&mut self) {
+        if let Err(error) = rustix::net::shutdown(self.connection.stream(), Shutdown::Both) {
+            log::debug!("profiler-core: shutting the X11 Present connection down: {error}");
         }
-        Ok(())
+        if let Some(reader) = self.reader.take()
+            && reader.join().is_err()
+        {
+            log::warn!("profiler-core: the X11 Present reader panicked");
+        }
+    }
+}
+
+/// The reader thread: waits for the server's events and puts `window`'s completions in
+/// `inbox`, until the connection fails or is shut down.
+fn read_completions(
+    connection: &RustConnection,
+    window: Window,
+    anchor: MonotonicAnchor,
+    inbox: &Mutex<CompletionInbox>,
+) {
+    loop {
+        let event = match connection.wait_for_event() {
+            Ok(event) => event,
+            Err(error) => {
+                inbox.lock().fail(request_error(error));
+                return;
+            }
+        };
+        let Event::PresentCompleteNotify(complete) = event else {
+            continue;
+        };
+        if complete.window != window || complete.kind != CompleteKind::PIXMAP {
+            continue;
+        }
+        let outcome = if complete.mode == CompleteMode::SKIP {
+            Some(PresentationOutcome::Skipped)
+        } else {
+            anchor
+                .instant_of(u128::from(complete.ust) * 1000)
+                .map(|on_screen| {
+                    PresentationOutcome::Shown(PresentedFrame {
+                        on_screen,
+                        refresh_period: None,
+                        refresh_counter: complete.msc,
+                        flags: if complete.mode == CompleteMode::FLIP {
+                            PresentationFlags::ZERO_COPY
+                        } else {
+                            PresentationFlags::default()
+                        },
+                    })
+                })
+        };
+        inbox.lock().receive(complete.serial, outcome);
     }
 }
 
