@@ -138,7 +138,9 @@ mod linux {
             cost += poll;
             samples.push(cost);
         }
-        let reader = reader_cpu_time().saturating_sub(reader_before);
+        let reader = reader_cpu_time()
+            .zip(reader_before)
+            .map(|(after, before)| after.saturating_sub(before));
         report("X11 Present (Xvfb), commit + poll", &mut samples, reports);
         report("  of which the poll", &mut polls, reports);
         report(
@@ -146,29 +148,29 @@ mod linux {
             &mut empty_polls,
             reports,
         );
-        println!(
-            "  the source's reader thread (off the frame): {:.2} µs of CPU per report",
-            reader.as_secs_f64() * 1e6
-                / f64::from(u32::try_from(reports.max(1)).expect("a few hundred"))
-        );
+        match reader {
+            Some(reader) => println!(
+                "  the source's reader thread (off the frame): {:.2} µs of CPU per report",
+                reader.as_secs_f64() * 1e6
+                    / f64::from(u32::try_from(reports.max(1)).expect("a few hundred"))
+            ),
+            None => println!("  the source's reader thread: its CPU time cannot be read here"),
+        }
     }
 
     /// CPU time the X11 source's reader thread has run, from the scheduler's statistics (ns,
-    /// exact), zero where it cannot be read.
-    fn reader_cpu_time() -> Duration {
-        let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
-            return Duration::ZERO;
-        };
-        tasks
+    /// exact); `None` where they cannot be read.
+    fn reader_cpu_time() -> Option<Duration> {
+        std::fs::read_dir("/proc/self/task")
+            .ok()?
             .flatten()
-            .filter(|task| {
+            .find(|task| {
                 std::fs::read_to_string(task.path().join("comm"))
                     .is_ok_and(|name| name.trim_end() == "x11-present")
             })
-            .filter_map(|task| std::fs::read_to_string(task.path().join("schedstat")).ok())
-            .filter_map(|stat| stat.split_whitespace().next()?.parse().ok())
+            .and_then(|task| std::fs::read_to_string(task.path().join("schedstat")).ok())
+            .and_then(|stat| stat.split_whitespace().next()?.parse().ok())
             .map(Duration::from_nanos)
-            .sum()
     }
 
     /// The bench's own Wayland client: a mapped toplevel with one shm buffer.

@@ -86,6 +86,13 @@ pub enum PresentationError {
     )]
     X11Reader(#[source] std::io::Error),
 
+    /// The connection to the X server failed while the reader thread waited for completions.
+    #[error(
+        "the connection to the X server failed while reading Present completions ({0}); the \
+         server may have exited: build a new source once it runs again"
+    )]
+    X11Connection(#[source] Cause),
+
     /// The X server refused or failed a request.
     #[error("the X server failed a Present request: {0}; the window must still exist")]
     X11Request(#[source] Cause),

@@ -142,7 +142,7 @@ impl PresentationSource {
     /// Stops (`false`) or restarts (`true`) the window system's reports, as the HUD is hidden
     /// and shown: on X11 the completion events are deselected, so a hidden HUD is sent
     /// nothing; on Wayland nothing is asked for while no frame is committed here. Frames
-    /// waiting for a report are forgotten either way. Cost: one request on X11.
+    /// waiting for a report are forgotten either way. Cost: one round trip on X11.
     ///
     /// # Errors
     /// The X server refused the request (the window is gone).

@@ -5,8 +5,8 @@
 //! them, so a second connection sees each `PresentPixmap` to the window complete: its UST
 //! (µs on `CLOCK_MONOTONIC`), MSC (the vblank counter) and mode (flip, copy, skip). The app's
 //! present serials tell when a report was missed. A thread of the source's own reads that
-//! connection, so the UI thread never calls the server to poll. Renderers that draw with `PutImage` (Mesa's
-//! software paths without DRI3, as under Xvfb) send none.
+//! connection, so the UI thread never calls the server to poll. Renderers that draw with
+//! `PutImage` (Mesa's software paths without DRI3, as under Xvfb) send none.
 
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -30,7 +30,7 @@ use crate::presentation::presented_frame::{
 /// The completion source of one X11 window. Its connection is read by a thread of its own,
 /// blocked on the server until a completion comes: the UI thread's [`Self::poll`] takes what it
 /// read from the [`CompletionInbox`] and makes no call to the server (reading a completion on
-/// the UI thread took 18–20 µs a frame, `benches/presentation_cost.rs`).
+/// the UI thread took 15.6–22.3 µs a frame at the median, `benches/presentation_cost.rs`).
 #[derive(Debug)]
 pub(super) struct X11Source {
     connection: Arc<RustConnection>,
@@ -88,24 +88,25 @@ impl X11Source {
         Ok(source)
     }
 
-    /// Selects (or deselects) the window's completion events; waits for the server's answer,
-    /// so that a window that is gone is an error here. Completions not yet polled are dropped.
+    /// Selects (or deselects) the window's completion events; waits for the server's answer
+    /// (a round trip), so that a window that is gone is an error here. Completions not yet
+    /// polled, and those the server sent before it took the new selection, are dropped.
     pub(super) fn set_watching(&mut self, watching: bool) -> Result<(), PresentationError> {
         let mask = if watching {
             present::EventMask::COMPLETE_NOTIFY
         } else {
             present::EventMask::NO_EVENT
         };
-        self.inbox.lock().clear();
-        self.connection
+        let selected = self
+            .connection
             .present_select_input(self.event_id, self.window, mask)
-            .map_err(request_error)?
-            .check()
-            .map_err(request_error)
+            .map_err(request_error)?;
+        self.inbox.lock().restart(selected.sequence_number());
+        selected.check().map_err(request_error)
     }
 
-    /// The completions that arrived since the last call, oldest first. Never blocks: one lock
-    /// of the inbox, held by the reader only to push a completion.
+    /// The completions that arrived since the last call, oldest first. Makes no call to the
+    /// server: one lock of the inbox, which the reader holds only to push a completion.
     pub(super) fn poll(
         &mut self,
         out: impl FnMut(PresentationFeedback),
@@ -116,14 +117,24 @@ impl X11Source {
 
 impl Drop for X11Source {
     /// Shuts the connection down, which ends the reader's wait with an error, and joins it.
+    /// Should the shutdown fail, the reader is left to end with the connection (it holds its
+    /// own handle) rather than joined: a join could wait for the server's next event.
     fn drop(&mut self) {
-        if let Err(error) = rustix::net::shutdown(self.connection.stream(), Shutdown::Both) {
-            log::debug!("profiler-core: shutting the X11 Present connection down: {error}");
-        }
-        if let Some(reader) = self.reader.take()
-            && reader.join().is_err()
-        {
-            log::warn!("profiler-core: the X11 Present reader panicked");
+        let Some(reader) = self.reader.take() else {
+            return;
+        };
+        match rustix::net::shutdown(self.connection.stream(), Shutdown::Both) {
+            Ok(()) => {
+                if reader.join().is_err() {
+                    log::warn!("profiler-core: the X11 Present reader panicked");
+                }
+            }
+            Err(error) => {
+                log::warn!(
+                    "profiler-core: could not shut the X11 Present connection down ({error}); \
+                     its reader thread ends with the connection"
+                );
+            }
         }
     }
 }
@@ -136,11 +147,12 @@ fn read_completions(
     anchor: MonotonicAnchor,
     inbox: &Mutex<CompletionInbox>,
 ) {
+    let _told = FailureOnUnwind(inbox);
     loop {
-        let event = match connection.wait_for_event() {
-            Ok(event) => event,
+        let (event, sequence) = match connection.wait_for_event_with_sequence() {
+            Ok(read) => read,
             Err(error) => {
-                inbox.lock().fail(request_error(error));
+                inbox.lock().fail(error.to_string());
                 return;
             }
         };
@@ -168,7 +180,19 @@ fn read_completions(
                     })
                 })
         };
-        inbox.lock().receive(complete.serial, outcome);
+        inbox.lock().receive(sequence, complete.serial, outcome);
+    }
+}
+
+/// Tells the inbox that the reader stopped if it unwinds (x11rb panics on a poisoned lock), so
+/// the UI thread's next poll says so instead of waiting for completions forever.
+struct FailureOnUnwind<'a>(&'a Mutex<CompletionInbox>);
+
+impl Drop for FailureOnUnwind<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.lock().fail("the reader thread panicked".to_owned());
+        }
     }
 }
 
