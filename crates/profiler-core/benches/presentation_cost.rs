@@ -8,7 +8,8 @@
 //!   wraps its `wl_display` as it wraps an app's), a commit per frame.
 //!
 //! Prints mean and median µs per frame for each, and the CPU the X11 source's reader thread
-//! spends per report (off the frame); a missing server prints why and skips it.
+//! spends per report (off the frame); for Wayland, half the frames read every frame and half
+//! every fourth frame, as egui-hud reads. A missing server prints why and skips it.
 //! `cargo bench -p profiler-core --bench presentation_cost`.
 #![cfg_attr(
     all(unix, not(target_vendor = "apple"), not(target_os = "android")),
@@ -171,6 +172,50 @@ mod linux {
             .and_then(|task| std::fs::read_to_string(task.path().join("schedstat")).ok())
             .and_then(|stat| stat.split_whitespace().next()?.parse().ok())
             .map(Duration::from_nanos)
+    }
+
+    /// The Wayland frames' costs: the first half read every frame, the second every fourth, as
+    /// egui-hud reads (its `READ_EVERY_FRAMES`).
+    #[derive(Default)]
+    struct WaylandCosts {
+        every_frame: Vec<Duration>,
+        polls: Vec<Duration>,
+        in_turn: Vec<Duration>,
+        polls_in_turn: Vec<Duration>,
+        reports: usize,
+    }
+
+    impl WaylandCosts {
+        /// A frame whose request cost `request` and whose read, if it read, `poll`.
+        fn add(&mut self, in_turn: bool, request: Duration, poll: Option<Duration>) {
+            let (frames, polls) = if in_turn {
+                (&mut self.in_turn, &mut self.polls_in_turn)
+            } else {
+                (&mut self.every_frame, &mut self.polls)
+            };
+            frames.push(request + poll.unwrap_or_default());
+            polls.extend(poll);
+        }
+
+        fn report(mut self) {
+            let reports = self.reports;
+            report(
+                "Wayland presentation-time (weston), request + poll every frame",
+                &mut self.every_frame,
+                reports,
+            );
+            report("  of which the poll", &mut self.polls, reports);
+            report(
+                "  request + poll every fourth frame (egui-hud)",
+                &mut self.in_turn,
+                reports,
+            );
+            report(
+                "  of which a poll (four frames' reports)",
+                &mut self.polls_in_turn,
+                reports,
+            );
+        }
     }
 
     /// The bench's own Wayland client: a mapped toplevel with one shm buffer.
@@ -364,13 +409,12 @@ mod linux {
             RawDisplayHandle::Wayland(WaylandDisplayHandle::new(display)),
         )
         .expect("the Wayland source");
-        let mut samples = Vec::with_capacity(usize::try_from(FRAMES).expect("small"));
-        let mut polls = Vec::with_capacity(samples.capacity());
-        let mut reports = 0;
+        let mut costs = WaylandCosts::default();
         for sequence in 1..=FRAMES {
+            let in_turn = sequence > FRAMES / 2;
             let start = Instant::now();
             source.frame_committing(frame(sequence), |_| {});
-            let mut cost = start.elapsed();
+            let request = start.elapsed();
             // The app's frame: its buffer again, a frame callback, the commit.
             surface.attach(Some(&buffer), 0, 0);
             surface.damage_buffer(0, 0, width, height);
@@ -387,19 +431,14 @@ mod linux {
             while Instant::now() < until {
                 std::hint::spin_loop();
             }
-            let start = Instant::now();
-            source.poll(|_| reports += 1).expect("reads");
-            let poll = start.elapsed();
-            polls.push(poll);
-            cost += poll;
-            samples.push(cost);
+            let poll = (!in_turn || sequence % 4 == 0).then(|| {
+                let start = Instant::now();
+                source.poll(|_| costs.reports += 1).expect("reads");
+                start.elapsed()
+            });
+            costs.add(in_turn, request, poll);
         }
-        report(
-            "Wayland presentation-time (weston), request + poll",
-            &mut samples,
-            reports,
-        );
-        report("  of which the poll", &mut polls, reports);
+        costs.report();
         let _ = child.kill();
         let _ = child.wait();
         let _ = std::fs::remove_dir_all(&runtime_dir);

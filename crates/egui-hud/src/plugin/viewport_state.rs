@@ -659,15 +659,32 @@ impl ViewportState {
         self.presentation.set_source(source);
     }
 
-    /// Reads what the window system reported of the frames since the last call: DISPLAYED,
-    /// MISS and each counted frame's `on screen` mark; a refresh rate it names becomes the
-    /// viewport's. Called once a frame, from the HUD's draw.
+    /// Reads what the window system reported of the frames since the last read, every few
+    /// frames ([`crate::plugin::presentation_feed::READ_EVERY_FRAMES`]): DISPLAYED, MISS and
+    /// each counted frame's `on screen` mark; a refresh rate it names becomes the viewport's.
+    /// Called once a frame, from the HUD's draw.
     pub(crate) fn poll_presentations(&mut self) {
         let Some(sampler) = &mut self.sampler else {
             return;
         };
         self.presentation
+            .poll_in_turn(sampler, &mut self.recorder, &self.clock);
+        self.adopt_presented_refresh_rate();
+    }
+
+    /// Reads what the window system reported, whoever's turn it is (see
+    /// [`Self::poll_presentations`]).
+    fn read_presentations_now(&mut self) {
+        let Some(sampler) = &mut self.sampler else {
+            return;
+        };
+        self.presentation
             .poll(sampler, &mut self.recorder, &self.clock);
+        self.adopt_presented_refresh_rate();
+    }
+
+    /// The refresh rate the latest presentation named becomes the viewport's, if it differs.
+    fn adopt_presented_refresh_rate(&mut self) {
         let presented_hz = self.presentation.refresh_hz();
         if presented_hz.is_some_and(|hz| self.refresh_hz.is_none_or(|old| (old - hz).abs() > 0.01))
         {
@@ -882,6 +899,8 @@ impl ViewportState {
         // were most of the snapshot's time (the p50, p95 and max of eleven distributions, three
         // walks of the interval histogram).
         let parts = parts_shown_in(self.rows_to_show());
+        // Every report that came, read now, not in its turn: the readouts are up to date.
+        self.read_presentations_now();
         let Some(sampler) = &mut self.sampler else {
             return;
         };
