@@ -8,8 +8,9 @@
 //!   wraps its `wl_display` as it wraps an app's), a commit per frame.
 //!
 //! Prints mean and median µs per frame for each, and the CPU the X11 source's reader thread
-//! spends per report (off the frame); for Wayland, half the frames read every frame and half
-//! every fourth frame, as egui-hud reads. A missing server prints why and skips it.
+//! spends per report (off the frame); for Wayland, frames read every frame and frames read
+//! every fourth frame, as egui-hud reads, in alternating blocks (compare their means). A missing
+//! server prints why and skips it.
 //! `cargo bench -p profiler-core --bench presentation_cost`.
 #![cfg_attr(
     all(unix, not(target_vendor = "apple"), not(target_os = "android")),
@@ -174,46 +175,71 @@ mod linux {
             .map(Duration::from_nanos)
     }
 
-    /// The Wayland frames' costs: the first half read every frame, the second every fourth, as
-    /// egui-hud reads (its `READ_EVERY_FRAMES`).
+    /// egui-hud's `READ_EVERY_FRAMES`: it reads its presentation source every fourth frame.
+    const READ_EVERY_FRAMES: u64 = 4;
+
+    /// Frames in a row read one way before switching to the other: both ways see the same
+    /// warm-up and drift (blocks alternate from the first frame).
+    const BLOCK_FRAMES: u64 = 2 * READ_EVERY_FRAMES;
+
+    /// The Wayland frames' costs, read every frame and every fourth (as egui-hud reads), in
+    /// alternating blocks of [`BLOCK_FRAMES`].
     #[derive(Default)]
     struct WaylandCosts {
         every_frame: Vec<Duration>,
         polls: Vec<Duration>,
+        reports: usize,
         in_turn: Vec<Duration>,
         polls_in_turn: Vec<Duration>,
-        reports: usize,
+        reports_in_turn: usize,
     }
 
     impl WaylandCosts {
-        /// A frame whose request cost `request` and whose read, if it read, `poll`.
-        fn add(&mut self, in_turn: bool, request: Duration, poll: Option<Duration>) {
-            let (frames, polls) = if in_turn {
-                (&mut self.in_turn, &mut self.polls_in_turn)
-            } else {
-                (&mut self.every_frame, &mut self.polls)
-            };
-            frames.push(request + poll.unwrap_or_default());
-            polls.extend(poll);
+        /// Whether frame `sequence` (from 1) is read in turn, every fourth frame.
+        fn in_turn(sequence: u64) -> bool {
+            (sequence - 1) / BLOCK_FRAMES % 2 == 1
         }
 
+        /// Whether frame `sequence` reads the source.
+        fn reads(sequence: u64) -> bool {
+            !Self::in_turn(sequence) || sequence.is_multiple_of(READ_EVERY_FRAMES)
+        }
+
+        /// Frame `sequence`, whose request cost `request`, its read (if it reads) `poll`
+        /// bringing `reports`.
+        fn add(&mut self, sequence: u64, request: Duration, poll: Option<(Duration, usize)>) {
+            let (frames, polls, reports) = if Self::in_turn(sequence) {
+                (
+                    &mut self.in_turn,
+                    &mut self.polls_in_turn,
+                    &mut self.reports_in_turn,
+                )
+            } else {
+                (&mut self.every_frame, &mut self.polls, &mut self.reports)
+            };
+            frames.push(request + poll.map_or(Duration::ZERO, |(poll, _)| poll));
+            polls.extend(poll.map(|(poll, _)| poll));
+            *reports += poll.map_or(0, |(_, read)| read);
+        }
+
+        /// Prints both ways; per frame, the mean is the figure to compare (in turn, three
+        /// frames in four make no read, so the median frame is one that only asked).
         fn report(mut self) {
-            let reports = self.reports;
             report(
                 "Wayland presentation-time (weston), request + poll every frame",
                 &mut self.every_frame,
-                reports,
+                self.reports,
             );
-            report("  of which the poll", &mut self.polls, reports);
+            report("  of which the poll", &mut self.polls, self.reports);
             report(
                 "  request + poll every fourth frame (egui-hud)",
                 &mut self.in_turn,
-                reports,
+                self.reports_in_turn,
             );
             report(
                 "  of which a poll (four frames' reports)",
                 &mut self.polls_in_turn,
-                reports,
+                self.reports_in_turn,
             );
         }
     }
@@ -411,7 +437,6 @@ mod linux {
         .expect("the Wayland source");
         let mut costs = WaylandCosts::default();
         for sequence in 1..=FRAMES {
-            let in_turn = sequence > FRAMES / 2;
             let start = Instant::now();
             source.frame_committing(frame(sequence), |_| {});
             let request = start.elapsed();
@@ -431,12 +456,13 @@ mod linux {
             while Instant::now() < until {
                 std::hint::spin_loop();
             }
-            let poll = (!in_turn || sequence % 4 == 0).then(|| {
+            let poll = WaylandCosts::reads(sequence).then(|| {
+                let mut read = 0;
                 let start = Instant::now();
-                source.poll(|_| costs.reports += 1).expect("reads");
-                start.elapsed()
+                source.poll(|_| read += 1).expect("reads");
+                (start.elapsed(), read)
             });
-            costs.add(in_turn, request, poll);
+            costs.add(sequence, request, poll);
         }
         costs.report();
         let _ = child.kill();

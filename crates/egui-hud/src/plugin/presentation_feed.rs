@@ -10,8 +10,9 @@ use profiler_core::{Clock, FrameSampler};
 
 /// Frames between two reads of the source by [`PresentationFeed::poll_in_turn`]. A read of
 /// several reports costs far less than a read of each: on Wayland, dispatching the source's
-/// queue took 7.9–13.4 µs median for one frame's reports and 13.4–16.2 for four
-/// (`benches/presentation_cost.rs`, weston, four runs). The reports wait at most three
+/// queue took 6.8–9.7 µs for one frame's reports and 11.1–13.6 for four, on the mean
+/// (`benches/presentation_cost.rs`, weston, three runs), so request and read went from
+/// 11.7–16.3 to 9.1–11.5 µs a frame. The reports wait at most three
 /// frames more, within what the frame recorder waits for a frame's marks (16 frames) and the
 /// matcher keeps (16 committed frames); a refresh reads them all first.
 pub(crate) const READ_EVERY_FRAMES: u32 = 4;
@@ -75,27 +76,31 @@ impl PresentationFeed {
     }
 
     /// Starts or stops the window system's reports; the sampler and recorder, when given, learn
-    /// whether reports come.
+    /// whether reports come, and before the reports stop they get those that came since the
+    /// last read (up to [`READ_EVERY_FRAMES`] frames' worth, which deselecting drops).
     fn set_watching(
         &mut self,
         watching: bool,
-        sampling: Option<(&mut FrameSampler, &mut FrameRecorder)>,
+        mut sampling: Option<(&mut FrameSampler, &mut FrameRecorder, &Arc<dyn Clock>)>,
     ) {
-        let Some(source) = &mut self.source else {
-            return;
-        };
-        if self.watching == watching {
+        if self.source.is_none() || self.watching == watching {
             return;
         }
+        if !watching && let Some((sampler, recorder, clock)) = sampling.as_mut() {
+            self.poll(sampler, recorder, clock);
+        }
+        let Some(source) = &mut self.source else {
+            return; // the read found the source failed, and stopped it
+        };
         self.watching = watching;
         if let Err(error) = source.set_watching(watching) {
-            if let Some((sampler, recorder)) = sampling {
+            if let Some((sampler, recorder, _)) = sampling {
                 recorder.set_expects_presentations(false, sampler);
             }
             self.stop(&error.to_string());
             return;
         }
-        if let Some((sampler, recorder)) = sampling {
+        if let Some((sampler, recorder, _)) = sampling {
             sampler.set_presentation_source(source.name());
             recorder.set_expects_presentations(watching, sampler);
         }
@@ -112,7 +117,7 @@ impl PresentationFeed {
         recorder: &mut FrameRecorder,
         clock: &Arc<dyn Clock>,
     ) {
-        self.set_watching(wanted, Some((&mut *sampler, &mut *recorder)));
+        self.set_watching(wanted, Some((&mut *sampler, &mut *recorder, clock)));
         if !self.watching {
             return;
         }
@@ -126,6 +131,8 @@ impl PresentationFeed {
     }
 
     /// Once a frame: reads the source every [`READ_EVERY_FRAMES`] frames (see [`Self::poll`]).
+    /// Costs a count in the frames between; a read (Wayland 13–16 µs for four frames' reports,
+    /// X11 a lock) in the others.
     pub(crate) fn poll_in_turn(
         &mut self,
         sampler: &mut FrameSampler,
@@ -134,6 +141,19 @@ impl PresentationFeed {
     ) {
         self.frames_unread += 1;
         if self.frames_unread >= READ_EVERY_FRAMES {
+            self.poll(sampler, recorder, clock);
+        }
+    }
+
+    /// Reads the source now unless it was read since the last frame's [`Self::poll_in_turn`]
+    /// (a refresh comes after this frame's turn: one read, not two).
+    pub(crate) fn poll_unless_read(
+        &mut self,
+        sampler: &mut FrameSampler,
+        recorder: &mut FrameRecorder,
+        clock: &Arc<dyn Clock>,
+    ) {
+        if self.frames_unread > 0 {
             self.poll(sampler, recorder, clock);
         }
     }

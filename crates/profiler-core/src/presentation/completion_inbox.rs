@@ -12,8 +12,8 @@ use crate::presentation::presented_frame::PresentationOutcome;
 /// a wait on the server), so the UI thread's poll waits at most for one push.
 ///
 /// It holds at most [`Self::CAPACITY`] reports, room made once: the UI thread polls every
-/// frame and a present completes at most once a frame, so it fills only while the app presents
-/// without drawing the HUD. A report past the room is dropped and counted as lost before the
+/// few frames (egui-hud: every fourth) and a present completes at most once a frame, so it
+/// fills only while the app presents without drawing the HUD. A report past the room is dropped and counted as lost before the
 /// next one, as a serial gap is.
 #[derive(Debug)]
 pub(super) struct CompletionInbox {

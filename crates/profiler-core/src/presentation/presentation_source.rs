@@ -24,11 +24,12 @@ const SILENT_AFTER: std::time::Duration = std::time::Duration::from_secs(2);
 ///
 /// Build it once per window on the UI thread with [`Self::from_window`]; then call
 /// [`Self::frame_committing`] at the end of each frame's final pass, before the renderer
-/// presents, and [`Self::poll`] once a frame. Nothing blocks after the build. Cost per frame: on
-/// Wayland one request (a small allocation for its proxy) and a non-blocking dispatch of what
-/// the app's loop read; on X11 one lock, with the server's events read by a thread the source
-/// starts (blocked on the server between completions, ended when the source is dropped). Not
-/// built: nothing.
+/// presents, and [`Self::poll`] once a frame or every few frames (reports wait; a read of
+/// several costs less than several reads). Nothing blocks after the build. Cost: on Wayland one
+/// request a frame (a small allocation for its proxy) and, per read, a non-blocking dispatch of
+/// what the app's loop read; on X11 one lock a read, with the server's events read by a thread
+/// the source starts (blocked on the server between completions, ended when the source is
+/// dropped). Not built: nothing.
 #[derive(Debug)]
 pub struct PresentationSource {
     platform: PlatformSource,

@@ -8,8 +8,9 @@ use crate::record::frame_trace::FrameTrace;
 
 /// Frames kept waiting for their paint, GPU and presentation marks; GPU results come back 2–4
 /// frames late, up to 11 where the GPU timer reads frames back in groups of eight (egui-hud's
-/// does), presentations 1–3, and a frame still waiting when this many have followed it is
-/// handed on without them.
+/// does), presentations 1–3 (up to 6 where they are read every fourth frame, as egui-hud
+/// reads them), and a frame still waiting when this many have followed it is handed on
+/// without them.
 const MAX_WAITING: usize = 16;
 
 /// Gathers what the HUD learns about each counted frame of a viewport as it comes in, and
