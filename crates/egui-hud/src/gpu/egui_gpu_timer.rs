@@ -351,8 +351,7 @@ impl EguiGpuTimer {
             }
             self.kept(&mut stamps, viewport, |kept| &kept.begin)
         };
-        ctx.layer_painter(egui::LayerId::background())
-            .add(covering(begin, ctx));
+        add_covering(ctx, egui::LayerId::background(), begin);
     }
 
     /// Adds the begin callback to the current viewport's frame now, for a frame marked without
@@ -366,8 +365,7 @@ impl EguiGpuTimer {
             }
             self.kept(&mut stamps, viewport, |kept| &kept.begin)
         };
-        ctx.layer_painter(egui::LayerId::background())
-            .add(covering(begin, ctx));
+        add_covering(ctx, egui::LayerId::background(), begin);
     }
 
     /// A kept callback of `viewport` (made on first use), ready to add.
@@ -416,8 +414,7 @@ impl EguiGpuTimer {
         }
         if timed && self.timer.support().can_write_inside_passes() {
             let end = self.kept(&mut self.stamps.lock(), viewport, |kept| &kept.end);
-            ctx.layer_painter(egui::LayerId::debug())
-                .add(covering(end, ctx));
+            add_covering(ctx, egui::LayerId::debug(), end);
         }
     }
 
@@ -444,7 +441,7 @@ impl EguiGpuTimer {
                 self.kept(&mut stamps, viewport, |kept| &kept.hud_end),
             )
         };
-        ctx.layer_painter(layer).add(covering(begin, ctx));
+        add_covering(ctx, layer, begin);
         Some(HudLayerEnd { end, layer })
     }
 
@@ -566,15 +563,22 @@ pub(crate) struct HudLayerEnd {
 impl HudLayerEnd {
     /// Adds the stamp on the HUD's layer, after everything the HUD drew there.
     pub(crate) fn add(self, ctx: &egui::Context) {
-        ctx.layer_painter(self.layer).add(covering(self.end, ctx));
+        add_covering(ctx, self.layer, self.end);
     }
 }
 
-/// `callback` covering the current viewport: egui-wgpu skips callbacks whose viewport rounds to
-/// zero pixels (the callbacks draw nothing).
-fn covering(mut callback: egui::PaintCallback, ctx: &egui::Context) -> egui::PaintCallback {
-    callback.rect = ctx.content_rect();
-    callback
+/// Adds `callback` to `layer`, covering the current viewport: egui-wgpu skips callbacks whose
+/// viewport rounds to zero pixels (the callbacks draw nothing). Straight into the layer's paint
+/// list, not through a `Painter`: two reads of egui's context, not three and a clone of it (up
+/// to four callbacks a timed frame).
+fn add_covering(ctx: &egui::Context, layer: egui::LayerId, mut callback: egui::PaintCallback) {
+    let screen = ctx.content_rect();
+    callback.rect = screen;
+    ctx.graphics_mut(|layers| {
+        layers
+            .entry(layer)
+            .add(screen, egui::Shape::Callback(callback));
+    });
 }
 
 /// Which of a viewport's four stamps a paint callback is.
