@@ -8,7 +8,7 @@ use profiler_core::presentation::{
 use profiler_core::record::frame_recorder::FrameRecorder;
 use profiler_core::{Clock, FrameSampler};
 
-/// Frames between two reads of the source by [`PresentationFeed::poll_in_turn`]. A read of
+/// Frames between two reads of the source in turn ([`PresentationRead::InTurn`]). A read of
 /// several reports costs far less than a read of each: on Wayland, dispatching the source's
 /// queue took 6.8–9.7 µs for one frame's reports and 11.1–13.6 for four, on the mean
 /// (`benches/presentation_cost.rs`, weston, three runs), so request and read went from
@@ -16,6 +16,16 @@ use profiler_core::{Clock, FrameSampler};
 /// frames more, within what the frame recorder waits for a frame's marks (16 frames) and the
 /// matcher keeps (16 committed frames); a refresh reads them all first.
 pub(crate) const READ_EVERY_FRAMES: u32 = 4;
+
+/// When [`PresentationFeed::read`] reads the source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PresentationRead {
+    /// Once a frame: every [`READ_EVERY_FRAMES`] frames.
+    InTurn,
+    /// Now (a refresh, a benchmark's start and end: their readouts miss no report that came),
+    /// unless the source was read since the last frame's turn: one read, not two.
+    Now,
+}
 
 /// What a viewport knows of its window's presentations: the source (`install_window` builds
 /// it), or why there is none. While the HUD samples and shows DISPLAYED, each frame's commit
@@ -130,37 +140,30 @@ impl PresentationFeed {
         });
     }
 
-    /// Once a frame: reads the source every [`READ_EVERY_FRAMES`] frames (see [`Self::poll`]).
-    /// Costs a count in the frames between; a read (Wayland 13–16 µs for four frames' reports,
-    /// X11 a lock) in the others.
-    pub(crate) fn poll_in_turn(
+    /// Reads the source when `when` says (see [`Self::poll`]). Costs a count when it does not;
+    /// a read when it does (Wayland 13–16 µs for four frames' reports, X11 a lock).
+    pub(crate) fn read(
         &mut self,
+        when: PresentationRead,
         sampler: &mut FrameSampler,
         recorder: &mut FrameRecorder,
         clock: &Arc<dyn Clock>,
     ) {
-        self.frames_unread += 1;
-        if self.frames_unread >= READ_EVERY_FRAMES {
-            self.poll(sampler, recorder, clock);
-        }
-    }
-
-    /// Reads the source now unless it was read since the last frame's [`Self::poll_in_turn`]
-    /// (a refresh comes after this frame's turn: one read, not two).
-    pub(crate) fn poll_unless_read(
-        &mut self,
-        sampler: &mut FrameSampler,
-        recorder: &mut FrameRecorder,
-        clock: &Arc<dyn Clock>,
-    ) {
-        if self.frames_unread > 0 {
+        let due = match when {
+            PresentationRead::InTurn => {
+                self.frames_unread += 1;
+                self.frames_unread >= READ_EVERY_FRAMES
+            }
+            PresentationRead::Now => self.frames_unread > 0,
+        };
+        if due {
             self.poll(sampler, recorder, clock);
         }
     }
 
     /// Reads what the window system reported since the last read (never blocks); a source
     /// that failed, or stayed silent for many frames, stops, and the hover says why.
-    pub(crate) fn poll(
+    fn poll(
         &mut self,
         sampler: &mut FrameSampler,
         recorder: &mut FrameRecorder,

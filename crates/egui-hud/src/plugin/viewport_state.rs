@@ -29,7 +29,7 @@ use crate::plugin::benchmark_run::{BenchmarkRun, BenchmarkStep, summarize};
 use crate::plugin::gpu_sampled::GpuSampled;
 use crate::plugin::hud_config::{HudConfig, ShowSettings};
 use crate::plugin::hud_draw::DrawOutcome;
-use crate::plugin::presentation_feed::PresentationFeed;
+use crate::plugin::presentation_feed::{PresentationFeed, PresentationRead};
 use crate::repaint::own_discard::OWN_DISCARD_FILE;
 use crate::repaint::repaint_ledger::RepaintLedger;
 use crate::repaint::repaint_sites::RepaintSites;
@@ -573,7 +573,7 @@ impl ViewportState {
             BenchmarkStep::Continue => {}
             BenchmarkStep::Reset => {
                 // Reports of the frames before the reset are read now, not counted in the run.
-                self.read_presentations_now();
+                self.read_presentations(PresentationRead::Now);
                 self.reset_readouts();
             }
             BenchmarkStep::Finished {
@@ -582,7 +582,7 @@ impl ViewportState {
                 interval_ms,
             } => {
                 self.benchmark = None;
-                self.read_presentations_now();
+                self.read_presentations(PresentationRead::Now);
                 if let Some(sampler) = &mut self.sampler {
                     self.recorder.flush(sampler);
                     let snapshot = sampler.snapshot();
@@ -669,24 +669,17 @@ impl ViewportState {
     /// each counted frame's `on screen` mark; a refresh rate it names becomes the viewport's.
     /// Called once a frame, from the HUD's draw.
     pub(crate) fn poll_presentations(&mut self) {
-        let Some(sampler) = &mut self.sampler else {
-            return;
-        };
-        self.presentation
-            .poll_in_turn(sampler, &mut self.recorder, &self.clock);
-        self.adopt_presented_refresh_rate();
+        self.read_presentations(PresentationRead::InTurn);
     }
 
-    /// Reads what the window system reported, whoever's turn it is (see
-    /// [`Self::poll_presentations`]), unless the source was read in this frame already: at a
-    /// refresh and at a benchmark's start and end, so their readouts miss no report that came.
-    /// Costs a read (Wayland: 8–13 µs, X11: a lock).
-    fn read_presentations_now(&mut self) {
+    /// Reads what the window system reported when `when` says (see
+    /// [`PresentationFeed::read`]) and adopts the refresh rate it names.
+    fn read_presentations(&mut self, when: PresentationRead) {
         let Some(sampler) = &mut self.sampler else {
             return;
         };
         self.presentation
-            .poll_unless_read(sampler, &mut self.recorder, &self.clock);
+            .read(when, sampler, &mut self.recorder, &self.clock);
         self.adopt_presented_refresh_rate();
     }
 
@@ -907,7 +900,7 @@ impl ViewportState {
         // walks of the interval histogram).
         let parts = parts_shown_in(self.rows_to_show());
         // Every report that came, read now, not in its turn: the readouts are up to date.
-        self.read_presentations_now();
+        self.read_presentations(PresentationRead::Now);
         let Some(sampler) = &mut self.sampler else {
             return;
         };
