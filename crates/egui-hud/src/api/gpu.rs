@@ -43,7 +43,7 @@ pub fn record_gpu_results(ctx: &egui::Context, result: &gpu_timing::GpuFrameResu
     }
     let viewport = ctx.viewport_id();
     ctx.with_plugin::<FramePlugin, _>(|plugin| {
-        plugin.record_gpu_frame(viewport, TimedGpuFrame::timed_elsewhere(viewport, result));
+        plugin.record_gpu_frame(viewport, &TimedGpuFrame::timed_elsewhere(viewport, result));
     });
 }
 

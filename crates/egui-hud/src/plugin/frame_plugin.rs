@@ -464,7 +464,7 @@ impl FramePlugin {
     pub(crate) fn record_gpu_frame(
         &mut self,
         viewport: egui::ViewportId,
-        frame: crate::gpu::egui_gpu_timer::TimedGpuFrame,
+        frame: &crate::gpu::egui_gpu_timer::TimedGpuFrame,
     ) {
         if let Some(state) = state_in(&mut self.viewports, viewport) {
             // The app's call, outside the HUD's spans: the HUD's bookkeeping (and a hand-on of
@@ -664,7 +664,7 @@ impl FramePlugin {
                 state.record_painted(gpu.take_painted(viewport));
                 gpu.drain(!apps, |frame| {
                     if let Some(state) = state_in(viewports, frame.viewport) {
-                        state.record_gpu_frame(frame);
+                        state.record_gpu_frame(&frame);
                     }
                 });
             }

@@ -3,7 +3,7 @@ use std::time::Duration;
 
 use profiler_core::{
     Clock, FrameRecord, FrameSampler, FrameVerdict, LatencyMarks, MonotonicClock, ResourceMonitor,
-    Snapshot, SystemTime,
+    Snapshot,
 };
 
 use profiler_core::Instant;
@@ -17,6 +17,7 @@ use profiler_core::record::frame_recorder::FrameRecorder;
 use profiler_core::record::frame_trace::FrameCauses;
 use profiler_core::record::retained_frames::TrackFrames;
 use profiler_core::record::spike_threshold::SpikeThreshold;
+use profiler_core::record::wall_clock_anchor::WallClockAnchor;
 use profiler_core::{BenchmarkComparison, BenchmarkSummary};
 
 use crate::frame::frame_facts::{FrameFacts, Pacing};
@@ -131,6 +132,9 @@ pub(crate) struct ViewportState {
     /// The HUD's clock at the last refresh: the window WHY's rates are over (the clock FPS
     /// is read on).
     last_refresh: Option<Duration>,
+    /// Where the HUD's clock meets the wall clock, taken at the first counted frame and again
+    /// at each refresh: frames' wall-clock ends (the CSV's) are placed from it.
+    wall_clock_anchor: Option<WallClockAnchor>,
     /// Warnings already logged for this viewport (each once).
     logged: LoggedOnce,
     /// Passes of the frame in progress that egui redid for the HUD's own discard.
@@ -240,6 +244,7 @@ impl Default for ViewportState {
             repaint_sites: RepaintSites::default(),
             why: None,
             last_refresh: None,
+            wall_clock_anchor: None,
             logged: LoggedOnce::default(),
             own_redone_passes: 0,
             chosen_rows: None,
@@ -906,6 +911,7 @@ impl ViewportState {
         };
         self.recorder.flush(sampler);
         let now = sampler.now();
+        self.wall_clock_anchor = Some(WallClockAnchor::take(now));
         if let Some(since) = self.last_refresh.replace(now) {
             self.why = self
                 .repaint_sites
@@ -1031,7 +1037,10 @@ impl ViewportState {
             }
             let end = FrameEnd {
                 sequence: self.frame_sequence,
-                wall_clock: SystemTime::now(),
+                wall_clock: self
+                    .wall_clock_anchor
+                    .get_or_insert_with(|| WallClockAnchor::take(ended_at))
+                    .wall_clock_of(ended_at),
                 marks,
                 draw,
                 handoff_interval,
@@ -1129,7 +1138,7 @@ impl ViewportState {
         // Into the sampler's CPU readouts when the recorder hands the frame on, a few frames
         // at a time (see `FrameRecorder`).
         self.recorder
-            .cpu_reported(counted.sequence, total, phases.clone(), overflow, sampler);
+            .cpu_reported(counted.sequence, total, phases, overflow, sampler);
     }
 
     fn detach(&mut self) {
@@ -1152,7 +1161,7 @@ impl ViewportState {
     #[cfg(feature = "wgpu")]
     /// Records one frame's GPU results (labelled pass durations) as they arrive, and its GPU
     /// marks on the latency path.
-    pub(crate) fn record_gpu_frame(&mut self, frame: crate::gpu::egui_gpu_timer::TimedGpuFrame) {
+    pub(crate) fn record_gpu_frame(&mut self, frame: &crate::gpu::egui_gpu_timer::TimedGpuFrame) {
         if frame.hud_cost.is_some() {
             self.gpu_overlay_cost = frame.hud_cost;
         }
@@ -1168,7 +1177,7 @@ impl ViewportState {
         let total = frame.named.total();
         self.recorder.gpu_done(
             frame.frame.index(),
-            (total, frame.named),
+            (total, &frame.named),
             egui_pass,
             sampler,
         );

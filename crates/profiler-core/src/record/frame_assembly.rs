@@ -195,9 +195,9 @@ impl FrameAssembly {
 
     /// The CPU time of the frame `sequence` (its draw and the phases around it), and its
     /// phases.
-    pub fn cpu_reported(&mut self, sequence: u64, total: Duration, phases: FramePhases) {
+    pub fn cpu_reported(&mut self, sequence: u64, total: Duration, phases: &FramePhases) {
         if let Some(slot) = self.find(sequence) {
-            slot.trace.cpu = Some((total, phases));
+            copy_phases(&mut slot.trace.cpu, total, phases);
         }
     }
 
@@ -232,7 +232,7 @@ impl FrameAssembly {
     pub fn gpu_done(
         &mut self,
         gpu_frame: u64,
-        gpu: (Duration, FramePhases),
+        (gpu_total, passes): (Duration, &FramePhases),
         egui_pass: Option<(Duration, Duration)>,
         complete: impl FnMut(&mut FrameTrace),
     ) {
@@ -245,7 +245,7 @@ impl FrameAssembly {
             slot.trace.marks.gpu_begin = Some(begin);
             slot.trace.marks.gpu_end = Some(end);
         }
-        slot.trace.gpu = Some(gpu);
+        copy_phases(&mut slot.trace.gpu, gpu_total, passes);
         if let SlotState::Waiting(pending) = &mut slot.state {
             pending.gpu_pending = false;
         }
@@ -319,6 +319,18 @@ impl FrameAssembly {
     }
 }
 
+/// Writes `total` and `phases` into a record's CPU or GPU part, over the set a record reused
+/// from the log may hold (only the phases in use are written).
+fn copy_phases(part: &mut Option<(Duration, FramePhases)>, total: Duration, phases: &FramePhases) {
+    match part {
+        Some((kept_total, kept)) => {
+            *kept_total = total;
+            kept.clone_from(phases);
+        }
+        None => *part = Some((total, phases.clone())),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::time::Duration;
@@ -351,7 +363,7 @@ mod tests {
         let mut done = Vec::new();
         assembly.frame_counted(counted(1, 0), |t| done.push(t.clone()));
         assembly.frame_started(ms(16), |t| done.push(t.clone()));
-        assembly.cpu_reported(1, ms(3), FramePhases::default());
+        assembly.cpu_reported(1, ms(3), &FramePhases::default());
         assert!(done.is_empty(), "paint and GPU marks are still to come");
         let paint = PaintMarks {
             sequence: 1,
@@ -362,7 +374,7 @@ mod tests {
         assembly.painted(Some(paint), |t| done.push(t.clone()));
         assembly.gpu_done(
             7,
-            (ms(4), FramePhases::default()),
+            (ms(4), &FramePhases::default()),
             Some((ms(5), ms(9))),
             |t| done.push(t.clone()),
         );

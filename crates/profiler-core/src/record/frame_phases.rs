@@ -64,8 +64,9 @@ pub struct Phase {
 }
 
 /// One frame's CPU phases (or GPU passes): names and their summed durations. Fixed size, no
-/// allocation; a name timed twice in a frame adds up.
-#[derive(Clone, Debug)]
+/// allocation; a name timed twice in a frame adds up. Copying one into another
+/// ([`Clone::clone_from`]) writes only the phases in use.
+#[derive(Debug)]
 pub struct FramePhases {
     phases: [Phase; MAX_PHASES],
     len: usize,
@@ -85,6 +86,29 @@ impl Default for FramePhases {
             len: 0,
             overflow: 0,
         }
+    }
+}
+
+impl Clone for FramePhases {
+    fn clone(&self) -> Self {
+        let mut copy = Self::default();
+        copy.clone_from(self);
+        copy
+    }
+
+    /// Writes the phases in use (the set is some 600 bytes, a frame's one to three phases a
+    /// tenth of it: copied every frame an app times phases), and lets go of the names beyond.
+    fn clone_from(&mut self, source: &Self) {
+        let used = &source.phases[..source.len];
+        for (mine, theirs) in self.phases.iter_mut().zip(used) {
+            mine.clone_from(theirs);
+        }
+        // Past `len` a set holds no name (see `clear`): no shared name is kept alive.
+        for stale in self.phases.iter_mut().take(self.len).skip(source.len) {
+            stale.name = PhaseName::Static("");
+        }
+        self.len = source.len;
+        self.overflow = source.overflow;
     }
 }
 
@@ -157,6 +181,39 @@ mod tests {
         "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p", "q", "r",
         "s", "t",
     ];
+
+    #[test]
+    fn a_copy_over_a_larger_set_has_the_source_phases_and_lets_go_of_the_rest() {
+        let shared: std::sync::Arc<str> = "gpu pass".into();
+        let mut kept = FramePhases::default();
+        kept.add(PhaseName::Static("a"), Duration::from_millis(1), None);
+        kept.add(
+            PhaseName::Shared(std::sync::Arc::clone(&shared)),
+            Duration::from_millis(2),
+            None,
+        );
+        kept.add(PhaseName::Static("c"), Duration::from_millis(3), None);
+        let mut source = FramePhases::default();
+        source.add(PhaseName::Static("ui"), Duration::from_millis(4), None);
+        source.overflow = 2;
+        kept.clone_from(&source);
+        assert_eq!(
+            kept.iter().collect::<Vec<_>>(),
+            [("ui", Duration::from_millis(4))]
+        );
+        assert_eq!(kept.overflow, 2);
+        assert_eq!(
+            std::sync::Arc::strong_count(&shared),
+            1,
+            "the copy holds no name beyond its phases"
+        );
+        kept.add(PhaseName::Static("render"), Duration::from_millis(5), None);
+        assert_eq!(
+            kept.clone().iter().count(),
+            2,
+            "added after the copy, as to any set"
+        );
+    }
 
     #[test]
     fn names_add_up_and_extra_names_are_counted() {

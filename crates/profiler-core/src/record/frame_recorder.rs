@@ -36,30 +36,45 @@ const KEPT_INPUTS: usize = 32;
 /// No allocation per frame: the kept inputs, the assembly's slots and the log's window are
 /// allocated once; a spike allocates its lists when it is kept. A frame's record (about 2 KB)
 /// is written into a slot once and swapped into the window once.
+///
+/// What is kept is small where it can be: a frame's end (0.65 KB) and its phase sets (0.6 KB
+/// each, of which a frame uses a tenth) wait in queues of their own, in the order they came,
+/// and the list of inputs holds a few words each. Kept whole in one list of the largest
+/// input, a frame's four inputs wrote 2.6 KB that the flush read back.
 #[derive(Debug)]
 pub struct FrameRecorder {
     assembly: FrameAssembly,
     log: FrameLog,
     /// What the recorder was told since the last flush, oldest first; room for
-    /// [`KEPT_INPUTS`] (about 21 KB), allocated once, at the first input.
+    /// [`KEPT_INPUTS`], allocated once, at the first input.
     kept: Vec<RecorderInput>,
+    /// The ends of the kept [`RecorderInput::Ended`], in order; as much room.
+    ends: Vec<FrameEnd>,
+    /// The phase sets of the kept [`RecorderInput::CpuReported`] and
+    /// [`RecorderInput::GpuDone`], in order, in the first `phase_sets_kept` sets; the sets are
+    /// made once and copied over ([`FramePhases::clone_from`] writes only the phases in use).
+    phase_sets: Vec<FramePhases>,
+    phase_sets_kept: usize,
 }
 
-/// One thing the recorder was told, as it waits for a flush.
+/// One thing the recorder was told, as it waits for a flush. What is large waits apart (see
+/// [`FrameRecorder`]).
 #[derive(Debug)]
 enum RecorderInput {
     Started(Duration),
-    Ended(FrameEnd),
+    /// The next of the recorder's `ends`.
+    Ended,
+    /// With the next of the recorder's phase sets.
     CpuReported {
         sequence: u64,
         total: Duration,
-        phases: FramePhases,
         untracked: u32,
     },
     Painted(Option<PaintMarks>),
+    /// With the next of the recorder's phase sets (the passes).
     GpuDone {
         gpu_frame: u64,
-        gpu: (Duration, FramePhases),
+        gpu_total: Duration,
         egui_pass: Option<(Duration, Duration)>,
     },
     Presented {
@@ -77,6 +92,9 @@ impl FrameRecorder {
             // Its room is allocated at the first input: a viewport that never shows the
             // HUD pays nothing for it.
             kept: Vec::new(),
+            ends: Vec::new(),
+            phase_sets: Vec::new(),
+            phase_sets_kept: 0,
         }
     }
 
@@ -98,16 +116,29 @@ impl FrameRecorder {
     /// refreshes are counted against the budget in effect); after a reset of `sampler`, call
     /// [`Self::restart`] instead. Free when nothing is kept.
     pub fn flush(&mut self, sampler: &mut FrameSampler) {
-        let (assembly, log) = (&mut self.assembly, &mut self.log);
+        let Self {
+            assembly,
+            log,
+            kept,
+            ends,
+            phase_sets,
+            phase_sets_kept,
+        } = self;
         let mut complete = |sampler: &mut FrameSampler, trace: &mut FrameTrace| {
             Self::complete(log, sampler, trace);
         };
-        for input in self.kept.drain(..) {
+        let mut ends = ends.drain(..);
+        let mut sets = phase_sets.iter().take(std::mem::take(phase_sets_kept));
+        for input in kept.drain(..) {
             match input {
                 RecorderInput::Started(now) => {
                     assembly.frame_started(now, |trace| complete(sampler, trace));
                 }
-                RecorderInput::Ended(mut end) => {
+                RecorderInput::Ended => {
+                    let Some(mut end) = ends.next() else {
+                        debug_assert!(false, "an end is kept with each `Ended`");
+                        continue;
+                    };
                     if let Some(draw) = end.pending_draw.take() {
                         sampler.count_draw(draw);
                     }
@@ -121,9 +152,12 @@ impl FrameRecorder {
                 RecorderInput::CpuReported {
                     sequence,
                     total,
-                    phases,
                     untracked,
                 } => {
+                    let Some(phases) = sets.next() else {
+                        debug_assert!(false, "a phase set is kept with each `CpuReported`");
+                        continue;
+                    };
                     sampler.record_cpu_frame(total, phases.iter(), untracked);
                     assembly.cpu_reported(sequence, total, phases);
                 }
@@ -132,9 +166,17 @@ impl FrameRecorder {
                 }
                 RecorderInput::GpuDone {
                     gpu_frame,
-                    gpu,
+                    gpu_total,
                     egui_pass,
-                } => assembly.gpu_done(gpu_frame, gpu, egui_pass, |trace| complete(sampler, trace)),
+                } => {
+                    let Some(passes) = sets.next() else {
+                        debug_assert!(false, "a phase set is kept with each `GpuDone`");
+                        continue;
+                    };
+                    assembly.gpu_done(gpu_frame, (gpu_total, passes), egui_pass, |trace| {
+                        complete(sampler, trace);
+                    });
+                }
                 RecorderInput::Presented {
                     sequence,
                     on_screen,
@@ -155,7 +197,8 @@ impl FrameRecorder {
     /// A counted frame ended: what is known of it then (see [`FrameEnd`]), written into the
     /// slot where it waits for the rest at the next flush.
     pub fn frame_ended(&mut self, end: FrameEnd, sampler: &mut FrameSampler) {
-        self.keep(RecorderInput::Ended(end), sampler);
+        self.keep(RecorderInput::Ended, sampler);
+        self.ends.push(end);
     }
 
     /// The next frame started at `now` (see [`FrameAssembly::frame_started`]).
@@ -171,17 +214,17 @@ impl FrameRecorder {
         &mut self,
         sequence: u64,
         total: Duration,
-        phases: FramePhases,
+        phases: &FramePhases,
         untracked: u32,
         sampler: &mut FrameSampler,
     ) {
         let input = RecorderInput::CpuReported {
             sequence,
             total,
-            phases,
             untracked,
         };
         self.keep(input, sampler);
+        self.keep_phases(phases);
     }
 
     /// The renderer's marks of the latest frame painted with stamps (see
@@ -194,16 +237,17 @@ impl FrameRecorder {
     pub fn gpu_done(
         &mut self,
         gpu_frame: u64,
-        gpu: (Duration, FramePhases),
+        (gpu_total, passes): (Duration, &FramePhases),
         egui_pass: Option<(Duration, Duration)>,
         sampler: &mut FrameSampler,
     ) {
         let input = RecorderInput::GpuDone {
             gpu_frame,
-            gpu,
+            gpu_total,
             egui_pass,
         };
         self.keep(input, sampler);
+        self.keep_phases(passes);
     }
 
     /// Whether a presentation source reports the frames from now on (see
@@ -233,20 +277,40 @@ impl FrameRecorder {
     /// `threshold`. Call it whenever the sampler is reset or replaced.
     pub fn restart(&mut self, capacity: usize, threshold: SpikeThreshold) {
         self.kept.clear();
+        self.ends.clear();
+        self.phase_sets_kept = 0;
         self.assembly.clear();
         self.log = FrameLog::new(capacity, threshold);
     }
 
-    /// Keeps `input` for the next flush; a full room is flushed first, so it never grows.
+    /// Keeps `input` for the next flush; a full room is flushed first, so it never grows
+    /// (nor do the queues beside it, which hold at most one entry per input). The caller
+    /// queues what goes with the input (its end, its phases) right after.
     fn keep(&mut self, input: RecorderInput, sampler: &mut FrameSampler) {
         if self.kept.capacity() == 0 {
             self.kept.reserve_exact(KEPT_INPUTS);
+            self.ends.reserve_exact(KEPT_INPUTS);
+            self.phase_sets.reserve_exact(KEPT_INPUTS);
         }
         if self.kept.len() == KEPT_INPUTS {
             self.flush(sampler);
         }
         debug_assert!(self.kept.len() < KEPT_INPUTS, "flushed when full");
         self.kept.push(input);
+    }
+
+    /// Queues the phase set of the input just kept, copied into a set made once.
+    fn keep_phases(&mut self, phases: &FramePhases) {
+        if let Some(kept) = self.phase_sets.get_mut(self.phase_sets_kept) {
+            kept.clone_from(phases);
+        } else {
+            debug_assert!(
+                self.phase_sets.len() < KEPT_INPUTS,
+                "at most one set per kept input"
+            );
+            self.phase_sets.push(phases.clone());
+        }
+        self.phase_sets_kept += 1;
     }
 
     /// A complete frame: its latency into the sampler, the frame into the log under the budget
@@ -335,6 +399,17 @@ mod tests {
         phases
     }
 
+    /// The GPU passes of the timer's frame `n`: one, its time told apart by `n`.
+    fn gpu_passes_of(n: u64) -> FramePhases {
+        let mut passes = FramePhases::default();
+        passes.add(
+            PhaseName::Static("egui"),
+            ms(5) + Duration::from_micros(n),
+            None,
+        );
+        passes
+    }
+
     /// Phase names of frame `n` that had no room: one in every other frame.
     fn untracked_of(n: u64) -> u32 {
         u32::from(n % 2 == 1)
@@ -394,12 +469,12 @@ mod tests {
                 Told::Cpu(n) => {
                     let phases = cpu_phases_of(n);
                     sampler.record_cpu_frame(ms(3), phases.iter(), untracked_of(n));
-                    self.assembly.cpu_reported(n, ms(3), phases);
+                    self.assembly.cpu_reported(n, ms(3), &phases);
                 }
                 Told::Painted(paint) => self.assembly.painted(paint, &mut complete),
                 Told::Gpu(n) => self.assembly.gpu_done(
                     n,
-                    (ms(5), FramePhases::default()),
+                    (ms(5), &gpu_passes_of(n)),
                     Some((ms(16 * n + 8), ms(16 * n + 13))),
                     &mut complete,
                 ),
@@ -419,12 +494,12 @@ mod tests {
             Told::Started(now) => recorder.frame_started(now, sampler),
             Told::Ended(n) => recorder.frame_ended(end_of(n), sampler),
             Told::Cpu(n) => {
-                recorder.cpu_reported(n, ms(3), cpu_phases_of(n), untracked_of(n), sampler);
+                recorder.cpu_reported(n, ms(3), &cpu_phases_of(n), untracked_of(n), sampler);
             }
             Told::Painted(paint) => recorder.painted(paint, sampler),
             Told::Gpu(n) => recorder.gpu_done(
                 n,
-                (ms(5), FramePhases::default()),
+                (ms(5), &gpu_passes_of(n)),
                 Some((ms(16 * n + 8), ms(16 * n + 13))),
                 sampler,
             ),
@@ -459,13 +534,19 @@ mod tests {
     }
 
     /// The log's frames as the exports read them: number, marks, CPU and GPU totals.
-    fn retained(log: &FrameLog) -> Vec<(u64, LatencyMarks, Option<Duration>, Option<Duration>)> {
+    /// A frame's CPU or GPU part: its total and its phases' names and durations.
+    type Part = Option<(Duration, Vec<(String, Duration)>)>;
+
+    fn retained(log: &FrameLog) -> Vec<(u64, LatencyMarks, Part, Part)> {
+        let part = |part: &Option<(Duration, FramePhases)>| {
+            part.as_ref().map(|(total, phases)| {
+                let named = phases.iter().map(|(name, d)| (name.to_owned(), d));
+                (*total, named.collect())
+            })
+        };
         log.retained()
             .iter()
-            .map(|t| {
-                let cpu = t.cpu.as_ref().map(|c| c.0);
-                (t.sequence, t.marks, cpu, t.gpu.as_ref().map(|g| g.0))
-            })
+            .map(|t| (t.sequence, t.marks, part(&t.cpu), part(&t.gpu)))
             .collect()
     }
 
@@ -497,6 +578,16 @@ mod tests {
         );
         let timed = recorder.log().retained().iter().filter(|t| t.gpu.is_some());
         assert!(timed.count() > 30, "GPU results reached their frames");
+        // Each frame's sets, not another's: the CPU phases and GPU passes wait in one queue.
+        for trace in recorder.log().retained() {
+            let cpu = trace.cpu.as_ref().map(|(_, phases)| phases.iter().last());
+            if let Some(Some((name, duration))) = cpu {
+                assert_eq!(
+                    (name, duration),
+                    ("render", ms(2) + Duration::from_micros(trace.sequence))
+                );
+            }
+        }
     }
 
     #[test]
@@ -522,6 +613,12 @@ mod tests {
                 reference.tell(&told);
                 assert!(recorder.kept.len() <= KEPT_INPUTS);
                 assert_eq!(recorder.kept.capacity(), KEPT_INPUTS, "allocated once");
+                assert_eq!(recorder.ends.capacity(), KEPT_INPUTS, "allocated once");
+                assert_eq!(
+                    recorder.phase_sets.capacity(),
+                    KEPT_INPUTS,
+                    "allocated once"
+                );
             }
         }
         assert!(

@@ -16,3 +16,4 @@ pub mod frame_trace;
 pub mod retained_frames;
 pub mod spike;
 pub mod spike_threshold;
+pub mod wall_clock_anchor;
