@@ -14,6 +14,21 @@
 //! this bench's). `EGUI_HUD_BENCH_EVICT_KB=4096` writes over that many KB between frames,
 //! outside the timed part, so the figures are those of a HUD whose state is cold: the
 //! memory a frame touches, not only its instructions.
+//!
+//! Figures that do not drift: run one context alone under callgrind (see
+//! [`run_one_for_a_profiler`]), counting only inside the HUD's entry points, for two frame
+//! counts; the difference over the extra frames is a frame's instructions and cache misses,
+//! identical on every run. With a simulated last-level cache the size of a core's L2 and the
+//! evictor on, its misses stand for what the HUD fetches in a real window, where the app's
+//! drawing empties that cache between two frames:
+//!
+//! ```text
+//! EGUI_HUD_BENCH_ONLY=8 EGUI_HUD_BENCH_FRAMES=200 EGUI_HUD_BENCH_EVICT_KB=2048 \
+//!   valgrind --tool=callgrind --cache-sim=yes --LL=1048576,16,64 \
+//!   --toggle-collect='egui_hud::api::monitor::FpsMonitor::show' \
+//!   --toggle-collect='*FramePlugin as egui::plugin::Plugin*' \
+//!   target/release/deps/hud_cost-<hash> --bench    # then again with 1200 frames
+//! ```
 #![expect(clippy::print_stdout, reason = "a bench binary prints its figures")]
 #![expect(
     clippy::cast_possible_truncation,
@@ -397,6 +412,32 @@ fn all_benches() -> Vec<Bench> {
     ]
 }
 
+/// `EGUI_HUD_BENCH_ONLY=<index>` (the context's place in [`all_benches`]: 8 is the full HUD,
+/// 7 number only, 0 the UI without the HUD) with `EGUI_HUD_BENCH_FRAMES=<n>` (default 1000):
+/// runs that context alone for `n` frames after the warm-up, the evictor between them, and
+/// prints nothing, for a profiler. Under callgrind it counts what a frame of the HUD executes and
+/// misses, the same on every run (see the module's documentation). Returns whether it ran.
+fn run_one_for_a_profiler(benches: &mut [Bench]) -> bool {
+    let Some(index) = std::env::var("EGUI_HUD_BENCH_ONLY")
+        .ok()
+        .and_then(|index| index.trim().parse::<usize>().ok())
+    else {
+        return false;
+    };
+    let frames: u32 = std::env::var("EGUI_HUD_BENCH_FRAMES")
+        .ok()
+        .and_then(|frames| frames.trim().parse().ok())
+        .unwrap_or(1000);
+    let mut evictor = Evictor::from_env();
+    let bench = &mut benches[index];
+    let show = shows_the_hud(bench.variant);
+    for _ in 0..frames {
+        evictor.evict();
+        bench.frame(show);
+    }
+    true
+}
+
 fn main() {
     let benchmarking = std::env::args().any(|a| a == "--bench");
     let (frames, rounds) = if benchmarking { (200, 41) } else { (2, 1) };
@@ -406,6 +447,9 @@ fn main() {
         for _ in 0..60 {
             bench.frame(show); // warm caches (galleys, the HUD's warm-up)
         }
+    }
+    if run_one_for_a_profiler(&mut benches) {
+        return;
     }
     let mut evictor = Evictor::from_env();
     let figures = measure(&mut benches, (frames, rounds), &mut evictor);
