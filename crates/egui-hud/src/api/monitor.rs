@@ -208,7 +208,9 @@ impl FpsMonitor {
     /// Draws the HUD on the current viewport for this pass.
     pub fn show(self, ctx: &egui::Context) {
         let viewport = ctx.viewport_id();
-        let export_pressed = self.handle_keys(ctx, viewport);
+        // Keys and clicks act in pass 0 only: a redone pass sees the same ones again.
+        let first_pass = ctx.current_pass_index() == 0;
+        let export_pressed = first_pass && self.handle_keys(ctx, viewport);
         let Some(HudDraw {
             mut view,
             ids,
@@ -228,7 +230,7 @@ impl FpsMonitor {
         // hit test of the next pass uses this pass's place: after a click that resizes it the
         // pass is redone. Only pass 0 applies a click: the redone pass sees the same one again.
         view.set_rows(rows);
-        let resized = ctx.current_pass_index() == 0
+        let resized = first_pass
             && ctx
                 .read_response(ids.readout)
                 .is_some_and(|readout| view.apply_clicks(&readout));
@@ -264,12 +266,9 @@ impl FpsMonitor {
     }
 
     /// The preset, reset and benchmark keys, read once a frame in one look at egui's input
-    /// (pass 0 only: a redone pass sees the same presses again), and acted on. Returns whether
+    /// (called in pass 0 only: a redone pass sees the same presses again), and acted on. Returns whether
     /// the export key was pressed.
     fn handle_keys(&self, ctx: &egui::Context, viewport: egui::ViewportId) -> bool {
-        if ctx.current_pass_index() != 0 {
-            return false;
-        }
         let keys = [
             self.preset_key,
             self.reset_key,

@@ -176,7 +176,7 @@ impl FramePlugin {
             self.state_mut(viewport)
                 .cover_shown_rows(export_note.as_deref());
         }
-        self.state_mut(viewport).ensure_hover(ctx, viewport);
+        self.state_mut(viewport).ensure_hover(ctx);
         let state = self.state_mut(viewport);
         let ids = state.ids(viewport);
         let draw = HudDraw {

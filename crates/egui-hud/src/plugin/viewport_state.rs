@@ -872,14 +872,14 @@ impl ViewportState {
     /// the main readout (where the text shows) and it was not built since: a refresh leaves it
     /// to be built, since most are never hovered. Not for the pointer anywhere over the HUD:
     /// the HUD covers a corner of the app, where a pointer may rest for minutes, and the text
-    /// reads every part of the snapshot the rows left out. egui finds what is under the pointer
-    /// when the pass begins, so the readout's response read here is the one it draws with.
-    pub(crate) fn ensure_hover(&mut self, ctx: &egui::Context, viewport: egui::ViewportId) {
-        if self.view.as_ref().is_none_or(|view| !view.lacks_hover())
-            || !ctx
-                .read_response(self.ids(viewport).readout)
-                .is_some_and(|readout| readout.contains_pointer())
-        {
+    /// reads every part of the snapshot the rows left out. The pointer is this pass's and the
+    /// readout where the last pass drew it, as egui's hit test for this pass has them.
+    pub(crate) fn ensure_hover(&mut self, ctx: &egui::Context) {
+        // The pointer over where the readout was drawn: egui may still find another window
+        // above it there, and then the text is built for nothing, once.
+        if self.view.as_ref().is_none_or(|view| {
+            !view.lacks_hover() || !view.pointer_over_readout(ctx.input(|i| i.pointer.hover_pos()))
+        }) {
             return;
         }
         // The hover names the lows and the latency stages whatever the rows.

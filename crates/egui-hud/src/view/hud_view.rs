@@ -44,6 +44,9 @@ pub(crate) struct HudView {
     /// The readout's hover text for the last refresh; `None` until the pointer comes over the readout
     /// after it (see [`Self::set_hover`]).
     hover: Option<String>,
+    /// Where the main readout was last drawn, on the screen: whether the pointer is over it
+    /// is then a comparison (see [`Self::pointer_over_readout`]).
+    readout_on_screen: Option<egui::Rect>,
     /// Retained draw times in ms, oldest first, and the budget, at the last refresh.
     plot_millis: Vec<f32>,
     plot_budget_millis: f32,
@@ -185,6 +188,16 @@ impl HudView {
     /// Whether the hover text of the last refresh is still to be built.
     pub(crate) fn lacks_hover(&self) -> bool {
         self.hover.is_none()
+    }
+
+    /// Whether the pointer at `pointer` is over the main readout where it was last drawn: the
+    /// test for building the hover text before this pass draws it (egui's own test, the
+    /// readout's response, is a lookup in the last pass's widgets, about 500 instructions a
+    /// frame). Free.
+    pub(crate) fn pointer_over_readout(&self, pointer: Option<egui::Pos2>) -> bool {
+        self.readout_on_screen
+            .zip(pointer)
+            .is_some_and(|(readout, pointer)| readout.contains(pointer))
     }
 
     /// The hover text of the last refresh ([`crate::view::readout_hover::ReadoutHover`]), built
@@ -389,11 +402,9 @@ impl HudView {
         if !layout.rows_text.is_empty() {
             body.widget_info(|| egui::WidgetInfo::labeled(Role::Label, true, &layout.rows_text));
         }
-        let readout = widgets.widget(
-            layout.readout.translate(origin.to_vec2()),
-            ids.readout,
-            Sense::click(),
-        );
+        let readout_on_screen = layout.readout.translate(origin.to_vec2());
+        self.readout_on_screen = Some(readout_on_screen);
+        let readout = widgets.widget(readout_on_screen, ids.readout, Sense::click());
         readout.widget_info(|| {
             let mut info = egui::WidgetInfo::labeled(Role::Button, true, mode.label());
             info.value = value;
