@@ -211,6 +211,7 @@ impl FpsMonitor {
         // Keys and clicks act in pass 0 only: a redone pass sees the same ones again.
         let first_pass = ctx.current_pass_index() == 0;
         let export_pressed = first_pass && self.handle_keys(ctx, viewport);
+        let plugin = FramePlugin::handle(ctx);
         let Some(HudDraw {
             mut view,
             ids,
@@ -221,7 +222,7 @@ impl FpsMonitor {
             started,
             #[cfg(feature = "wgpu")]
             hud_layer_end,
-        }) = FramePlugin::with(ctx, |plugin| plugin.begin_draw(ctx, &self.settings))
+        }) = plugin.lock().begin_draw(ctx, &self.settings)
         else {
             return;
         };
@@ -250,18 +251,16 @@ impl FpsMonitor {
         if std::mem::take(&mut view.details_clicked) {
             details_open = !details_open;
         }
-        let new_summary = FramePlugin::with(ctx, |plugin| {
-            plugin.end_draw(
-                viewport,
-                DrawOutcome {
-                    view,
-                    details_open,
-                    resized,
-                    started,
-                    take_new_summary: self.export_key.is_some(),
-                },
-            )
-        });
+        let new_summary = plugin.lock().end_draw(
+            viewport,
+            DrawOutcome {
+                view,
+                details_open,
+                resized,
+                started,
+                take_new_summary: self.export_key.is_some(),
+            },
+        );
         self.export_if_asked(ctx, new_summary, export_pressed);
     }
 

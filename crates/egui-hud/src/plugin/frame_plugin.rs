@@ -313,9 +313,16 @@ impl FramePlugin {
     /// Runs `f` on the plugin of `ctx`, registering it first if needed (a plugin registered
     /// now has seen no pass: `in_pass_of` is false until its next one).
     pub(crate) fn with<R>(ctx: &egui::Context, f: impl FnOnce(&mut Self) -> R) -> R {
-        let handle = ctx.plugin_or_default::<Self>();
+        let handle = Self::handle(ctx);
         let mut plugin = handle.lock();
         f(&mut plugin)
+    }
+
+    /// The plugin of `ctx`, registered first if needed, to lock more than once (`fps_monitor`
+    /// before and after it draws): one look-up in egui's plugins instead of one a lock. Lock
+    /// it only outside egui's hooks and never while locked (see [`Self::with`]).
+    pub(crate) fn handle(ctx: &egui::Context) -> egui::plugin::TypedPluginHandle<Self> {
+        ctx.plugin_or_default::<Self>()
     }
 
     /// Sets `viewport`'s display refresh rate (`None`: unknown). A plain function, so that the
