@@ -428,8 +428,15 @@ fn run_one_for_a_profiler(benches: &mut [Bench]) -> bool {
         .ok()
         .and_then(|frames| frames.trim().parse().ok())
         .unwrap_or(1000);
+    let count = benches.len();
+    let Some(bench) = benches.get_mut(index) else {
+        println!(
+            "EGUI_HUD_BENCH_ONLY={index}: there are {count} contexts, 0 to {}",
+            count - 1
+        );
+        return true;
+    };
     let mut evictor = Evictor::from_env();
-    let bench = &mut benches[index];
     let show = shows_the_hud(bench.variant);
     for _ in 0..frames {
         evictor.evict();

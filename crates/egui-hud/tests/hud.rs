@@ -535,6 +535,34 @@ fn rows_a_preset_brings_show_before_the_next_refresh() {
     );
 }
 
+/// egui counts a pointer a few points beside the readout as over it (its interaction radius):
+/// the hover text is built there too, after every refresh, so the tooltip stays.
+#[test]
+fn the_tooltip_stays_with_the_pointer_just_beside_the_readout() {
+    let mut app = App::new();
+    app.preset = Some(HudPreset::Compact);
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(240.0, 300.0))
+        .with_step_dt(0.1)
+        .build_ui_state(App::ui, app);
+    harness.run_steps(12);
+    let readout = harness.get_by_label("MAX FPS").rect();
+    let radius = harness.ctx.global_style().interaction.interact_radius;
+    // Below the readout, inside egui's radius, outside the readout's rectangle.
+    harness.hover_at(egui::pos2(
+        readout.center().x,
+        readout.bottom() + 0.6 * radius,
+    ));
+    // Refreshes every 500 ms, the harness steps 100 ms: several refreshes while it rests there.
+    harness.run_steps(23);
+    assert!(
+        harness
+            .query_by_label_contains("= 1 / mean interval")
+            .is_some(),
+        "the hover's AVG line, after the last refresh"
+    );
+}
+
 /// The default rows (compact) show neither the lows nor LATENCY, so a refresh leaves them out of
 /// its snapshot; whatever asks for them still gets them: `egui_hud::snapshot`, the hover, and
 /// the full preset's rows brought by the key between refreshes.

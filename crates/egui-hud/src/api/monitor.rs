@@ -265,8 +265,8 @@ impl FpsMonitor {
     }
 
     /// The preset, reset and benchmark keys, read once a frame in one look at egui's input
-    /// (called in pass 0 only: a redone pass sees the same presses again), and acted on. Returns whether
-    /// the export key was pressed.
+    /// (called in pass 0 only: a redone pass sees the same presses again), and acted on.
+    /// Returns whether the export key was pressed.
     fn handle_keys(&self, ctx: &egui::Context, viewport: egui::ViewportId) -> bool {
         let keys = [
             self.preset_key,

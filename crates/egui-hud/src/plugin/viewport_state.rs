@@ -3,7 +3,7 @@ use std::time::Duration;
 
 use profiler_core::{
     Clock, FrameRecord, FrameSampler, FrameVerdict, LatencyMarks, MonotonicClock, ResourceMonitor,
-    Snapshot,
+    Snapshot, SystemTime,
 };
 
 use profiler_core::Instant;
@@ -132,8 +132,10 @@ pub(crate) struct ViewportState {
     /// The HUD's clock at the last refresh: the window WHY's rates are over (the clock FPS
     /// is read on).
     last_refresh: Option<Duration>,
-    /// Where the HUD's clock meets the wall clock, taken at the first counted frame and again
-    /// at each refresh: frames' wall-clock ends (the CSV's) are placed from it.
+    /// Where the HUD's clock meets the wall clock, taken at each refresh: frames' wall-clock
+    /// ends (the CSV's) are placed from it, one addition instead of a read of the wall clock a
+    /// frame. `None` before the sampler's first refresh and with a clock that does not follow
+    /// `Instant` (a replay's): those frames read the wall clock.
     wall_clock_anchor: Option<WallClockAnchor>,
     /// Warnings already logged for this viewport (each once).
     logged: LoggedOnce,
@@ -830,6 +832,7 @@ impl ViewportState {
             }
             self.read_cost = calibrate_read_cost(&*self.clock);
             self.forget_repaint_sites();
+            self.wall_clock_anchor = None;
             self.phases.set_shown(true, clock);
             self.counted = None;
             self.recorder
@@ -911,7 +914,13 @@ impl ViewportState {
         };
         self.recorder.flush(sampler);
         let now = sampler.now();
-        self.wall_clock_anchor = Some(WallClockAnchor::take(now));
+        // Only on a clock that follows the process's `Instant` (a replay's manual clock runs at
+        // its own pace: its frames read the wall clock each).
+        let clock_now = self.clock.now();
+        self.wall_clock_anchor = self
+            .clock
+            .time_of(Instant::now())
+            .map(|_| WallClockAnchor::take(clock_now));
         if let Some(since) = self.last_refresh.replace(now) {
             self.why = self
                 .repaint_sites
@@ -1039,8 +1048,7 @@ impl ViewportState {
                 sequence: self.frame_sequence,
                 wall_clock: self
                     .wall_clock_anchor
-                    .get_or_insert_with(|| WallClockAnchor::take(ended_at))
-                    .wall_clock_of(ended_at),
+                    .map_or_else(SystemTime::now, |anchor| anchor.wall_clock_of(ended_at)),
                 marks,
                 draw,
                 handoff_interval,
@@ -1146,6 +1154,7 @@ impl ViewportState {
         self.sampler = None;
         self.presentation.stop_watching();
         self.forget_repaint_sites();
+        self.wall_clock_anchor = None;
         self.phases.set_shown(false, None);
         self.counted = None;
         self.recorder.restart(0, self.config.spike_threshold);

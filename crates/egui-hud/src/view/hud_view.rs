@@ -44,9 +44,12 @@ pub(crate) struct HudView {
     /// The readout's hover text for the last refresh; `None` until the pointer comes over the readout
     /// after it (see [`Self::set_hover`]).
     hover: Option<String>,
-    /// Where the main readout was last drawn, on the screen: whether the pointer is over it
-    /// is then a comparison (see [`Self::pointer_over_readout`]).
-    readout_on_screen: Option<egui::Rect>,
+    /// Where the main readout was last drawn, on the screen, widened by egui's interaction
+    /// radius (egui's hover also counts a pointer that close to the nearest widget): whether
+    /// the pointer is over it is then a comparison (see [`Self::pointer_over_readout`]).
+    readout_reach: Option<egui::Rect>,
+    /// egui's `interact_radius` in points, read with the theme each pass (default 5).
+    interact_radius: f32,
     /// Retained draw times in ms, oldest first, and the budget, at the last refresh.
     plot_millis: Vec<f32>,
     plot_budget_millis: f32,
@@ -195,7 +198,7 @@ impl HudView {
     /// readout's response, is a lookup in the last pass's widgets, about 500 instructions a
     /// frame). Free.
     pub(crate) fn pointer_over_readout(&self, pointer: Option<egui::Pos2>) -> bool {
-        self.readout_on_screen
+        self.readout_reach
             .zip(pointer)
             .is_some_and(|(readout, pointer)| readout.contains(pointer))
     }
@@ -352,7 +355,9 @@ impl HudView {
     /// returns its size, so that it can be placed before it is drawn. `None` before the first
     /// layout.
     pub(crate) fn prepare(&mut self, painter: &egui::Painter) -> Option<egui::Vec2> {
-        let dark_mode = painter.ctx().global_style().visuals.dark_mode;
+        let style = painter.ctx().global_style();
+        let dark_mode = style.visuals.dark_mode;
+        self.interact_radius = style.interaction.interact_radius;
         let palette = HudPalette::for_theme(dark_mode);
         self.ensure_layout(painter, dark_mode, &palette);
         self.layout.as_ref().map(|layout| layout.size)
@@ -403,7 +408,7 @@ impl HudView {
             body.widget_info(|| egui::WidgetInfo::labeled(Role::Label, true, &layout.rows_text));
         }
         let readout_on_screen = layout.readout.translate(origin.to_vec2());
-        self.readout_on_screen = Some(readout_on_screen);
+        self.readout_reach = Some(readout_on_screen.expand(self.interact_radius));
         let readout = widgets.widget(readout_on_screen, ids.readout, Sense::click());
         readout.widget_info(|| {
             let mut info = egui::WidgetInfo::labeled(Role::Button, true, mode.label());

@@ -197,7 +197,7 @@ impl FrameAssembly {
     /// phases.
     pub fn cpu_reported(&mut self, sequence: u64, total: Duration, phases: &FramePhases) {
         if let Some(slot) = self.find(sequence) {
-            copy_phases(&mut slot.trace.cpu, total, phases);
+            slot.trace.cpu = Some((total, phases.clone()));
         }
     }
 
@@ -245,7 +245,7 @@ impl FrameAssembly {
             slot.trace.marks.gpu_begin = Some(begin);
             slot.trace.marks.gpu_end = Some(end);
         }
-        copy_phases(&mut slot.trace.gpu, gpu_total, passes);
+        slot.trace.gpu = Some((gpu_total, passes.clone()));
         if let SlotState::Waiting(pending) = &mut slot.state {
             pending.gpu_pending = false;
         }
@@ -316,18 +316,6 @@ impl FrameAssembly {
         {
             self.hand_on(index, &mut complete);
         }
-    }
-}
-
-/// Writes `total` and `phases` into a record's CPU or GPU part, over the set a record reused
-/// from the log may hold (only the phases in use are written).
-fn copy_phases(part: &mut Option<(Duration, FramePhases)>, total: Duration, phases: &FramePhases) {
-    match part {
-        Some((kept_total, kept)) => {
-            *kept_total = total;
-            kept.clone_from(phases);
-        }
-        None => *part = Some((total, phases.clone())),
     }
 }
 

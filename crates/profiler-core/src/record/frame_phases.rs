@@ -96,8 +96,8 @@ impl Clone for FramePhases {
         copy
     }
 
-    /// Writes the phases in use (the set is some 600 bytes, a frame's one to three phases a
-    /// tenth of it: copied every frame an app times phases), and lets go of the names beyond.
+    /// Writes the phases in use (the set holds eight in some 600 bytes, a frame usually one
+    /// to three: copied every frame an app times phases), and lets go of the names beyond.
     fn clone_from(&mut self, source: &Self) {
         let used = &source.phases[..source.len];
         for (mine, theirs) in self.phases.iter_mut().zip(used) {

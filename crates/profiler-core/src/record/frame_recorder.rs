@@ -38,7 +38,8 @@ const KEPT_INPUTS: usize = 32;
 /// is written into a slot once and swapped into the window once.
 ///
 /// What is kept is small where it can be: a frame's end (0.65 KB) and its phase sets (0.6 KB
-/// each, of which a frame uses a tenth) wait in queues of their own, in the order they came,
+/// for eight phases, of which a frame usually has one to three) wait in queues of their own,
+/// in the order they came,
 /// and the list of inputs holds a few words each. Kept whole in one list of the largest
 /// input, a frame's four inputs wrote 2.6 KB that the flush read back.
 #[derive(Debug)]
@@ -278,6 +279,10 @@ impl FrameRecorder {
     pub fn restart(&mut self, capacity: usize, threshold: SpikeThreshold) {
         self.kept.clear();
         self.ends.clear();
+        // The sets are kept for reuse, without the names they held (a hidden HUD keeps none).
+        for set in &mut self.phase_sets {
+            set.clear();
+        }
         self.phase_sets_kept = 0;
         self.assembly.clear();
         self.log = FrameLog::new(capacity, threshold);
@@ -533,10 +538,10 @@ mod tests {
         }
     }
 
-    /// The log's frames as the exports read them: number, marks, CPU and GPU totals.
     /// A frame's CPU or GPU part: its total and its phases' names and durations.
     type Part = Option<(Duration, Vec<(String, Duration)>)>;
 
+    /// The log's frames as the exports read them: number, marks, CPU and GPU parts.
     fn retained(log: &FrameLog) -> Vec<(u64, LatencyMarks, Part, Part)> {
         let part = |part: &Option<(Duration, FramePhases)>| {
             part.as_ref().map(|(total, phases)| {
