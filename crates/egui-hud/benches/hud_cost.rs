@@ -15,12 +15,15 @@
 //! outside the timed part, so the figures are those of a HUD whose state is cold: the
 //! memory a frame touches, not only its instructions.
 //!
-//! Figures that do not drift: run one context alone under callgrind (see
+//! Figures that drift far less: run one context alone under callgrind (see
 //! [`run_one_for_a_profiler`]), counting only inside the HUD's entry points, for two frame
-//! counts; the difference over the extra frames is a frame's instructions and cache misses,
-//! identical on every run. With a simulated last-level cache the size of a core's L2 and the
-//! evictor on, its misses stand for what the HUD fetches in a real window, where the app's
-//! drawing empties that cache between two frames:
+//! counts; the difference over the extra frames is a frame's instructions and cache misses.
+//! They are not identical between runs: the HUD measures real time, the text it lays out
+//! follows what it measured, and egui shapes text it has not seen (about ±1,000 instructions
+//! of some 26,000 a frame, a few misses); compare two runs or more of each build over the same
+//! frame counts. With a simulated last-level cache the size of a core's L2 and the evictor
+//! on, its misses stand for what the HUD fetches in a real window, where the app's drawing
+//! empties that cache between two frames:
 //!
 //! ```text
 //! EGUI_HUD_BENCH_ONLY=8 EGUI_HUD_BENCH_FRAMES=200 EGUI_HUD_BENCH_EVICT_KB=2048 \
@@ -416,7 +419,8 @@ fn all_benches() -> Vec<Bench> {
 /// 7 number only, 0 the UI without the HUD) with `EGUI_HUD_BENCH_FRAMES=<n>` (default 1000):
 /// runs that context alone for `n` frames after the warm-up, the evictor between them, and
 /// prints nothing, for a profiler. Under callgrind it counts what a frame of the HUD executes and
-/// misses, the same on every run (see the module's documentation). Returns whether it ran.
+/// misses, to within a few percent between runs (see the module's documentation). Returns
+/// whether it ran.
 fn run_one_for_a_profiler(benches: &mut [Bench]) -> bool {
     let Some(index) = std::env::var("EGUI_HUD_BENCH_ONLY")
         .ok()
