@@ -39,9 +39,8 @@ const KEPT_INPUTS: usize = 32;
 ///
 /// What is kept is small where it can be: a frame's end (0.65 KB) and its phase sets (0.6 KB
 /// for eight phases, of which a frame usually has one to three) wait in queues of their own,
-/// in the order they came,
-/// and the list of inputs holds a few words each. Kept whole in one list of the largest
-/// input, a frame's four inputs wrote 2.6 KB that the flush read back.
+/// in the order they came, and the list of inputs holds a few words each. Kept whole in one
+/// list of the largest input, a frame's four inputs wrote 2.6 KB that the flush read back.
 #[derive(Debug)]
 pub struct FrameRecorder {
     assembly: FrameAssembly,
