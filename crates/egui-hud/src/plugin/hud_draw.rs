@@ -8,7 +8,7 @@ use crate::view::row_list::RowList;
 /// What `fps_monitor` needs to draw, taken out of the plugin so that its lock is not held
 /// while egui widgets run.
 pub(crate) struct HudDraw {
-    pub(crate) view: HudView,
+    pub(crate) view: Box<HudView>,
     /// The viewport's HUD ids, worked out once.
     pub(crate) ids: HudIds,
     /// The rows to show this pass.
@@ -27,7 +27,7 @@ pub(crate) struct HudDraw {
 
 /// What `fps_monitor` hands back after drawing.
 pub(crate) struct DrawOutcome {
-    pub(crate) view: HudView,
+    pub(crate) view: Box<HudView>,
     /// Whether the details window stays open.
     pub(crate) details_open: bool,
     /// Whether a click changed the HUD's size (the pass is redone).

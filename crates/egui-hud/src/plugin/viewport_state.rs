@@ -72,8 +72,9 @@ pub(crate) struct ViewportState {
     pub(crate) tick: Tick,
     /// How the integration ran the last frame (see [`Pacing`]).
     pub(crate) pacing: Pacing,
-    /// `None` while `fps_monitor` has it out to draw.
-    view: Option<HudView>,
+    /// `None` while `fps_monitor` has it out to draw. Boxed: the view (about 1 KB) goes out and
+    /// back every pass, and a moved box copies a pointer, not the view through cold cache lines.
+    view: Option<Box<HudView>>,
     /// The HUD's egui ids on this viewport, worked out at the first draw.
     ids: Option<HudIds>,
     displayed: Option<Snapshot>,
@@ -204,8 +205,8 @@ impl ViewportState {
 /// A default view, out of line (see [`ViewportState::new_out_of_line`]).
 #[cold]
 #[inline(never)]
-fn new_view_out_of_line() -> HudView {
-    HudView::default()
+fn new_view_out_of_line() -> Box<HudView> {
+    Box::default()
 }
 
 impl Default for ViewportState {
@@ -220,7 +221,7 @@ impl Default for ViewportState {
             frame: None,
             tick: Tick::default(),
             pacing: Pacing::default(),
-            view: Some(HudView::default()),
+            view: Some(Box::default()),
             ids: None,
             displayed: None,
             displayed_lacks: SnapshotParts::NONE,
@@ -431,7 +432,7 @@ impl ViewportState {
     }
 
     /// The view, out for drawing (a default one the first time).
-    pub(crate) fn take_view(&mut self) -> HudView {
+    pub(crate) fn take_view(&mut self) -> Box<HudView> {
         self.view.take().unwrap_or_else(new_view_out_of_line)
     }
 
