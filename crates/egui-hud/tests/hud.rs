@@ -175,6 +175,28 @@ fn right_click_switches_the_readout_and_left_click_collapses() {
     assert_eq!(hud_snapshot(&harness).p95, Some(Duration::from_millis(4)));
 }
 
+/// The readout is a button for the keyboard and for screen readers as well: Enter on the
+/// focused readout collapses the HUD, an accessibility click expands it again.
+#[test]
+fn the_keyboard_and_an_accessibility_click_collapse_and_expand_as_the_pointer_does() {
+    let mut harness = harness(App::new());
+    harness.run_steps(12);
+    harness.get_by_label("MAX FPS").focus();
+    harness.run_steps(2);
+    harness.key_press(egui::Key::Enter);
+    harness.run_steps(2);
+    assert!(
+        harness.query_by_label_contains("FRAME").is_none(),
+        "Enter on the focused readout collapsed the HUD"
+    );
+    harness.get_by_label("MAX FPS").click_accesskit();
+    harness.run_steps(2);
+    assert!(
+        harness.query_by_label_contains("FRAME").is_some(),
+        "an accessibility click expanded it"
+    );
+}
+
 #[test]
 fn two_calls_in_one_pass_draw_one_hud() {
     let mut app = App::new();
