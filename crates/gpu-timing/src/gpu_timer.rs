@@ -1,4 +1,5 @@
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 #[cfg(not(target_arch = "wasm32"))]
 use std::time::Instant;
 
@@ -69,6 +70,11 @@ struct Shared {
     /// Reused result buffers handed to `poll_results` callbacks. A separate lock so that the
     /// callbacks run without `state` held and may call back into the timer.
     delivery: Mutex<Vec<GpuFrameResult>>,
+    /// How many readback requests have settled (mapped, failed or abandoned), bumped by their
+    /// callbacks; and how many had when results were last collected. Equal, nothing has arrived
+    /// since: `poll_results` returns without its locks (most frames, between readbacks).
+    settled: Arc<AtomicU64>,
+    settled_collected: AtomicU64,
     calibration: Mutex<CalibrationState>,
 }
 
@@ -111,6 +117,7 @@ impl GpuTimer {
             log::info!("gpu-timing: {}", support.reason());
         }
         let region_bytes = ReadbackGroup::region_bytes(settings.max_passes_per_frame);
+        let settled = Arc::new(AtomicU64::new(0));
         let (slots, groups) = if support.can_time_passes() {
             (
                 (0..settings.frame_slots)
@@ -122,7 +129,10 @@ impl GpuTimer {
                     })
                     .collect(),
                 (0..settings.frame_slots / settings.frames_per_readback)
-                    .map(|_| ReadbackGroup::new(device, settings.frames_per_readback, region_bytes))
+                    .map(|_| {
+                        let group = (settings.frames_per_readback, region_bytes);
+                        ReadbackGroup::new(device, group, &settled)
+                    })
                     .collect(),
             )
         } else {
@@ -152,6 +162,8 @@ impl GpuTimer {
                     disposed: false,
                 }),
                 delivery: Mutex::new(delivery),
+                settled,
+                settled_collected: AtomicU64::new(0),
                 calibration: Mutex::new(CalibrationState::default()),
             }),
         })
@@ -454,8 +466,8 @@ impl GpuTimer {
     /// also arrive in an idle app. Each pass is validated ([`TimestampPair::validate`] with the
     /// queue's timestamp period, read once in [`Self::new`]); rejected ones are counted, not
     /// delivered. `on_frame` runs with no lock held and may use the timer (a nested
-    /// `poll_results` returns 0). Allocates nothing; costs one lock plus a copy of 16 bytes per
-    /// pass.
+    /// `poll_results` returns 0). Allocates nothing; when no readback has settled since the last
+    /// call (most frames), one atomic read; else two locks plus a copy of 16 bytes per pass.
     pub fn poll_results(&self, mut on_frame: impl FnMut(&GpuFrameResult)) -> usize {
         if !self.shared.support.can_time_passes() {
             return 0;
@@ -465,6 +477,12 @@ impl GpuTimer {
         {
             log::debug!("gpu-timing: device poll failed: {error}");
         }
+        // Read before collecting: a request that settles after this read is counted above it,
+        // so the next call collects it.
+        let settled = self.shared.settled.load(Ordering::Acquire);
+        if settled == self.shared.settled_collected.load(Ordering::Relaxed) {
+            return 0;
+        }
         let Some(mut delivery) = self.shared.delivery.try_lock() else {
             return 0;
         };
@@ -473,7 +491,11 @@ impl GpuTimer {
             if state.disposed {
                 return 0;
             }
-            self.collect_ready(&mut state, &mut delivery)
+            let ready = self.collect_ready(&mut state, &mut delivery);
+            self.shared
+                .settled_collected
+                .store(settled, Ordering::Relaxed);
+            ready
         };
         let Some(ready_frames) = delivery.get_mut(..ready) else {
             return 0;

@@ -1,12 +1,18 @@
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 /// Where a readback buffer's map request stands, shared between the timer and wgpu's callback.
 ///
 /// The callback only touches this atomic, never the timer's lock: wgpu fires callbacks inside
 /// `submit`/`poll`, which may run while the app (or the timer itself) holds other locks.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct MapSignal(Arc<AtomicU8>);
+pub(crate) struct MapSignal {
+    state: Arc<AtomicU8>,
+    /// Bumped each time a request settles (mapped, failed or abandoned), for a signal made
+    /// [`Self::counting`]: a timer's count over all its signals, which it reads before it takes
+    /// its locks to look for results (most frames, none have arrived).
+    settled: Option<Arc<AtomicU64>>,
+}
 
 /// The states a [`MapSignal`] can hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,8 +28,16 @@ pub(crate) enum MapState {
 }
 
 impl MapSignal {
+    /// A signal that bumps `settled` whenever a request of its settles.
+    pub(crate) fn counting(settled: Arc<AtomicU64>) -> Self {
+        Self {
+            state: Arc::default(),
+            settled: Some(settled),
+        }
+    }
+
     pub(crate) fn state(&self) -> MapState {
-        match self.0.load(Ordering::Acquire) {
+        match self.state.load(Ordering::Acquire) {
             0 => MapState::Pending,
             1 => MapState::Mapped,
             2 => MapState::Failed,
@@ -38,7 +52,13 @@ impl MapSignal {
             MapState::Failed => 2,
             MapState::Abandoned => 3,
         };
-        self.0.store(raw, Ordering::Release);
+        self.state.store(raw, Ordering::Release);
+        if state != MapState::Pending
+            && let Some(settled) = &self.settled
+        {
+            // After the state: a reader that sees the count sees the state too.
+            settled.fetch_add(1, Ordering::Release);
+        }
     }
 
     /// Marks a new request and returns the callback to hand to wgpu for it.
@@ -78,6 +98,9 @@ impl Drop for MapGuard {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU64, Ordering};
+
     use super::{MapSignal, MapState};
 
     #[test]
@@ -95,5 +118,27 @@ mod tests {
         let callback = signal.arm();
         drop(callback);
         assert_eq!(signal.state(), MapState::Abandoned);
+    }
+
+    #[test]
+    fn a_counting_signal_counts_each_settled_request_once() {
+        let settled = Arc::new(AtomicU64::new(0));
+        let signal = MapSignal::counting(Arc::clone(&settled));
+        let callback = signal.arm();
+        assert_eq!(
+            settled.load(Ordering::Acquire),
+            0,
+            "a request made is not settled"
+        );
+        callback(Ok(()));
+        assert_eq!(settled.load(Ordering::Acquire), 1);
+        signal.arm()(Err(wgpu::BufferAsyncError));
+        assert_eq!(settled.load(Ordering::Acquire), 2);
+        drop(signal.arm());
+        assert_eq!(
+            settled.load(Ordering::Acquire),
+            3,
+            "an abandoned request settles too"
+        );
     }
 }

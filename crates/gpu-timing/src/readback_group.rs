@@ -1,3 +1,6 @@
+use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
+
 use crate::map_signal::MapSignal;
 
 /// The query set, resolve and readback buffers that `frames_per_readback` consecutive frame
@@ -28,8 +31,13 @@ pub(crate) struct ReadbackGroup {
 }
 
 impl ReadbackGroup {
-    /// Queries and buffers for `slots` regions of `region_bytes` each.
-    pub(crate) fn new(device: &wgpu::Device, slots: usize, region_bytes: u64) -> Self {
+    /// Queries and buffers for `slots` regions of `region_bytes` each; its map requests bump
+    /// `settled` as they settle (see [`MapSignal::counting`]).
+    pub(crate) fn new(
+        device: &wgpu::Device,
+        (slots, region_bytes): (usize, u64),
+        settled: &Arc<AtomicU64>,
+    ) -> Self {
         let queries = u32::try_from(slots as u64 * Self::queries_per_region(region_bytes))
             .unwrap_or(wgpu::QUERY_SET_MAX_QUERIES);
         debug_assert!(
@@ -49,7 +57,7 @@ impl ReadbackGroup {
             }),
             resolve_buffer,
             readback_buffer,
-            signal: MapSignal::default(),
+            signal: MapSignal::counting(Arc::clone(settled)),
             mapping: false,
         }
     }

@@ -459,8 +459,11 @@ impl EguiGpuTimer {
         {
             log::debug!("egui-hud: device poll failed: {error}");
         }
-        let calibration = self.trusted_calibration();
+        // Read with the first result: most frames none has arrived (the timer then answers
+        // from one atomic), and the calibration is a lock.
+        let mut calibration = None;
         self.timer.poll_results(|result| {
+            let calibration = *calibration.get_or_insert_with(|| self.trusted_calibration());
             let owner = self.stamps.lock().owners.take(result.frame_id);
             debug_assert!(owner.is_some(), "every timed frame has a viewport");
             let Some(owner) = owner.filter(|_| !result.passes.is_empty()) else {
