@@ -125,9 +125,13 @@ fn run_demo(backend: &str) -> Option<(Value, String, Value)> {
         .expect("the demo starts");
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
+    // The status says how it ended (a signal has no code), and stdout whether it got as far
+    // as its JSON: a crash in the window system's teardown after it (known upstream on
+    // Wayland) reads differently from one during the run.
     assert!(
         output.status.success(),
-        "demo on {backend} failed: {stderr}"
+        "demo on {backend} failed ({}): stderr {stderr:?}, stdout {stdout:?}",
+        output.status
     );
     let line = stdout.lines().last().unwrap_or_default();
     let json =

@@ -78,9 +78,12 @@ fn run_demo_exporting(backend: &str, seconds: &str) -> (Value, String, String, V
         .expect("xvfb-run starts");
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
+    // The status says how it ended (a signal has no code), and stdout whether it got as far
+    // as its JSON.
     assert!(
         output.status.success(),
-        "demo on {backend} failed: {stderr}"
+        "demo on {backend} failed ({}): stderr {stderr:?}, stdout {stdout:?}",
+        output.status
     );
     let line = stdout.lines().last().unwrap_or_default();
     let json =
