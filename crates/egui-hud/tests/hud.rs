@@ -197,6 +197,35 @@ fn the_keyboard_and_an_accessibility_click_collapse_and_expand_as_the_pointer_do
     );
 }
 
+/// A finger resting on the readout switches it, as a right-click does: egui reports the long
+/// touch in a pass without input events, once the finger has rested past its click duration.
+#[test]
+fn a_long_touch_on_the_readout_switches_it() {
+    let mut harness = harness(App::new());
+    harness.run_steps(12);
+    let at = harness.get_by_label("MAX FPS").rect().center();
+    harness.event(egui::Event::Touch {
+        device_id: egui::TouchDeviceId(1),
+        id: egui::TouchId(1),
+        phase: egui::TouchPhase::Start,
+        pos: at,
+        force: None,
+    });
+    harness.event(egui::Event::PointerMoved(at));
+    harness.event(egui::Event::PointerButton {
+        pos: at,
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: egui::Modifiers::NONE,
+    });
+    // One second of frames with the finger still (egui's click lasts at most 0.8 s).
+    harness.run_steps(60);
+    assert!(
+        harness.query_by_label("MAX FPS").is_none() && harness.query_by_label("FPS").is_some(),
+        "the long touch switched the readout"
+    );
+}
+
 #[test]
 fn two_calls_in_one_pass_draw_one_hud() {
     let mut app = App::new();

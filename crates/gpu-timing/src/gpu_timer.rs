@@ -1,5 +1,5 @@
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 #[cfg(not(target_arch = "wasm32"))]
 use std::time::Instant;
 
@@ -73,8 +73,8 @@ struct Shared {
     /// How many readback requests have settled (mapped, failed or abandoned), bumped by their
     /// callbacks; and how many had when results were last collected. Equal, nothing has arrived
     /// since: `poll_results` returns without its locks (most frames, between readbacks).
-    settled: Arc<AtomicU64>,
-    settled_collected: AtomicU64,
+    settled: Arc<AtomicUsize>,
+    settled_collected: AtomicUsize,
     calibration: Mutex<CalibrationState>,
 }
 
@@ -117,7 +117,7 @@ impl GpuTimer {
             log::info!("gpu-timing: {}", support.reason());
         }
         let region_bytes = ReadbackGroup::region_bytes(settings.max_passes_per_frame);
-        let settled = Arc::new(AtomicU64::new(0));
+        let settled = Arc::new(AtomicUsize::new(0));
         let (slots, groups) = if support.can_time_passes() {
             (
                 (0..settings.frame_slots)
@@ -163,7 +163,7 @@ impl GpuTimer {
                 }),
                 delivery: Mutex::new(delivery),
                 settled,
-                settled_collected: AtomicU64::new(0),
+                settled_collected: AtomicUsize::new(0),
                 calibration: Mutex::new(CalibrationState::default()),
             }),
         })
@@ -466,8 +466,9 @@ impl GpuTimer {
     /// also arrive in an idle app. Each pass is validated ([`TimestampPair::validate`] with the
     /// queue's timestamp period, read once in [`Self::new`]); rejected ones are counted, not
     /// delivered. `on_frame` runs with no lock held and may use the timer (a nested
-    /// `poll_results` returns 0). Allocates nothing; when no readback has settled since the last
-    /// call (most frames), one atomic read; else two locks plus a copy of 16 bytes per pass.
+    /// `poll_results` returns 0). Allocates nothing; when no readback has settled since results
+    /// were last collected (most frames), two atomic loads (after the device poll, when
+    /// `poll_device` is on); else two locks plus a copy of 16 bytes per pass.
     pub fn poll_results(&self, mut on_frame: impl FnMut(&GpuFrameResult)) -> usize {
         if !self.shared.support.can_time_passes() {
             return 0;

@@ -1,5 +1,5 @@
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 
 /// Where a readback buffer's map request stands, shared between the timer and wgpu's callback.
 ///
@@ -11,7 +11,7 @@ pub(crate) struct MapSignal {
     /// Bumped each time a request settles (mapped, failed or abandoned), for a signal made
     /// [`Self::counting`]: a timer's count over all its signals, which it reads before it takes
     /// its locks to look for results (most frames, none have arrived).
-    settled: Option<Arc<AtomicU64>>,
+    settled: Option<Arc<AtomicUsize>>,
 }
 
 /// The states a [`MapSignal`] can hold.
@@ -29,7 +29,7 @@ pub(crate) enum MapState {
 
 impl MapSignal {
     /// A signal that bumps `settled` whenever a request of its settles.
-    pub(crate) fn counting(settled: Arc<AtomicU64>) -> Self {
+    pub(crate) fn counting(settled: Arc<AtomicUsize>) -> Self {
         Self {
             state: Arc::default(),
             settled: Some(settled),
@@ -99,7 +99,7 @@ impl Drop for MapGuard {
 #[cfg(test)]
 mod tests {
     use std::sync::Arc;
-    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::atomic::{AtomicUsize, Ordering};
 
     use super::{MapSignal, MapState};
 
@@ -122,7 +122,7 @@ mod tests {
 
     #[test]
     fn a_counting_signal_counts_each_settled_request_once() {
-        let settled = Arc::new(AtomicU64::new(0));
+        let settled = Arc::new(AtomicUsize::new(0));
         let signal = MapSignal::counting(Arc::clone(&settled));
         let callback = signal.arm();
         assert_eq!(

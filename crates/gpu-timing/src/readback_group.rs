@@ -1,5 +1,5 @@
 use std::sync::Arc;
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::AtomicUsize;
 
 use crate::map_signal::MapSignal;
 
@@ -36,7 +36,7 @@ impl ReadbackGroup {
     pub(crate) fn new(
         device: &wgpu::Device,
         (slots, region_bytes): (usize, u64),
-        settled: &Arc<AtomicU64>,
+        settled: &Arc<AtomicUsize>,
     ) -> Self {
         let queries = u32::try_from(slots as u64 * Self::queries_per_region(region_bytes))
             .unwrap_or(wgpu::QUERY_SET_MAX_QUERIES);

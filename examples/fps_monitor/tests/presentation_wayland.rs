@@ -130,7 +130,7 @@ fn run_demo(backend: &str) -> Option<(Value, String, Value)> {
     // Wayland) reads differently from one during the run.
     assert!(
         output.status.success(),
-        "demo on {backend} failed ({}): stderr {stderr:?}, stdout {stdout:?}",
+        "demo on {backend} failed ({}):\n--- stderr\n{stderr}\n--- stdout\n{stdout}",
         output.status
     );
     let line = stdout.lines().last().unwrap_or_default();

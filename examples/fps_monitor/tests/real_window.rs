@@ -82,7 +82,7 @@ fn run_demo_exporting(backend: &str, seconds: &str) -> (Value, String, String, V
     // as its JSON.
     assert!(
         output.status.success(),
-        "demo on {backend} failed ({}): stderr {stderr:?}, stdout {stdout:?}",
+        "demo on {backend} failed ({}):\n--- stderr\n{stderr}\n--- stdout\n{stdout}",
         output.status
     );
     let line = stdout.lines().last().unwrap_or_default();

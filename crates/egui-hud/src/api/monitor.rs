@@ -231,11 +231,13 @@ impl FpsMonitor {
         // hit test of the next pass uses this pass's place: after a click that resizes it the
         // pass is redone. Only pass 0 applies a click: the redone pass sees the same one again.
         // A click comes with an input event (a button, a key on the focused readout, an
-        // accessibility action): in a pass without any, the readout's response, a look-up in
-        // egui's widgets of the last pass (several hundred instructions), is not read.
+        // accessibility action) or while a pointer is held (a long touch, which egui reports
+        // once the finger has rested long enough, in a pass without events): in any other
+        // pass the readout's response, a look-up in egui's widgets of the last pass (several
+        // hundred instructions), is not read.
         view.set_rows(rows);
         let resized = first_pass
-            && ctx.input(|input| !input.raw.events.is_empty())
+            && ctx.input(|input| !input.raw.events.is_empty() || input.pointer.any_down())
             && ctx
                 .read_response(ids.readout)
                 .is_some_and(|readout| view.apply_clicks(&readout));

@@ -160,9 +160,10 @@ fn round_to_pixels(value: f32, pixels_per_point: f32) -> f32 {
     round_half_away_from_zero(value * pixels_per_point) / pixels_per_point
 }
 
-/// [`f32::round`], by truncation: an `f32` below 2^23 in magnitude, plus one half, is an `f64`
-/// without rounding, and truncating that rounds the `f32` half away from zero. From 2^23 every
-/// `f32` is whole already.
+/// [`f32::round`], by truncation: an `f32` from one half to 2^23 in magnitude, plus one half,
+/// is an `f64` without rounding, and truncating that rounds the `f32` half away from zero;
+/// below one half the sum may round, but stays under 1, and truncates to 0 as it should. From
+/// 2^23 every `f32` is whole already.
 fn round_half_away_from_zero(x: f32) -> f32 {
     const WHOLE_FROM: f32 = 8_388_608.0; // 2^23
     if x.is_nan() || x.abs() >= WHOLE_FROM {
