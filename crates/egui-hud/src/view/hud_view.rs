@@ -14,6 +14,7 @@ use crate::view::hud_row::HudRow;
 use crate::view::layer_widgets::LayerWidgets;
 use crate::view::main_readout::MainReadout;
 use crate::view::placed_text::PlacedText;
+use crate::view::plot_line::PlotLine;
 use crate::view::readout_row::ReadoutRow;
 use crate::view::row_list::RowList;
 use crate::view::text_cache::{CharacterSet, TextCache};
@@ -98,6 +99,8 @@ struct LayoutScratch {
     mesh: egui::Mesh,
     /// The buffers the last layout placed its text in before appending it to the mesh.
     text_mesh: egui::Mesh,
+    /// The plot's line, its points' room kept.
+    plot_line: PlotLine,
 }
 
 /// A tessellator (its path buffers grow once, not at every refresh), made again when the
@@ -111,6 +114,17 @@ struct KeptTessellator {
 }
 
 impl KeptTessellator {
+    /// The feathering its tessellator paints with, in points (0 when off).
+    fn feathering(&self) -> f32 {
+        let (pixels_per_point, options, _) = self.made_for;
+        if options.feathering {
+            // egui's own expression, so that the ridge's vertices are its own to the bit.
+            options.feathering_size_in_pixels * (1.0 / pixels_per_point)
+        } else {
+            0.0
+        }
+    }
+
     /// Appends `backdrop`'s mesh to the empty `mesh`: the kept one when it is the same shape.
     fn backdrop_into(&mut self, backdrop: egui::epaint::RectShape, mesh: &mut egui::Mesh) {
         debug_assert!(mesh.is_empty(), "the backdrop is the layout's first shape");
@@ -531,7 +545,14 @@ impl HudView {
             line: std::mem::take(&mut self.scratch.line),
         };
         let mesh = std::mem::take(&mut self.scratch.mesh);
-        let (layout, text_mesh) = self.lay_out(&mut pen, &mut tessellator, &mut shapes, mesh);
+        let mut plot_line = std::mem::take(&mut self.scratch.plot_line);
+        let (layout, text_mesh) = self.lay_out(
+            &mut pen,
+            &mut tessellator,
+            (&mut shapes, &mut plot_line),
+            mesh,
+        );
+        self.scratch.plot_line = plot_line;
         self.scratch.tessellator = Some(tessellator);
         self.scratch.shapes = shapes;
         self.scratch.text_mesh = text_mesh;
@@ -549,7 +570,7 @@ impl HudView {
         &self,
         pen: &mut Pen<'_>,
         tessellator: &mut KeptTessellator,
-        shapes: &mut Vec<egui::Shape>,
+        (shapes, plot_line): (&mut Vec<egui::Shape>, &mut PlotLine),
         mut mesh: egui::Mesh,
     ) -> (Layout, egui::Mesh) {
         debug_assert!(shapes.is_empty(), "the last layout left its shapes empty");
@@ -605,7 +626,7 @@ impl HudView {
                     }
                     Some(HudRow::Plot) => {
                         let control;
-                        (bottom, control) = self.plot_and_control(pen, bottom, shapes);
+                        (bottom, control) = self.plot_and_control(pen, bottom, (shapes, plot_line));
                         details = Some(control);
                     }
                     _ => {}
@@ -628,7 +649,17 @@ impl HudView {
         tessellator.backdrop_into(backdrop, &mut mesh);
         // The text last: nothing else is drawn over it.
         let (mut text, other_text) = pen.placed.take();
-        for shape in shapes.drain(..).chain(other_text) {
+        for shape in shapes.drain(..) {
+            tessellator.tessellator.tessellate_shape(shape, &mut mesh);
+        }
+        // The plot's line over its ticks and budget line, under the text.
+        if !plot_line.ridge_into(tessellator.feathering(), &mut mesh) {
+            tessellator
+                .tessellator
+                .tessellate_shape(plot_line.shape(), &mut mesh);
+        }
+        plot_line.restart(0.0, egui::Color32::TRANSPARENT);
+        for shape in other_text {
             tessellator.tessellator.tessellate_shape(shape, &mut mesh);
         }
         mesh.append_ref(&text);
@@ -666,13 +697,13 @@ impl HudView {
         &self,
         pen: &mut Pen<'_>,
         top: f32,
-        shapes: &mut Vec<egui::Shape>,
+        (shapes, plot_line): (&mut Vec<egui::Shape>, &mut PlotLine),
     ) -> (f32, egui::Rect) {
         let plot = egui::Rect::from_min_size(
             pos2(MARGIN, top + SPACING.y),
             vec2(CONTENT_WIDTH, PLOT_HEIGHT),
         );
-        self.plot_shapes(plot, pen, shapes);
+        self.plot_shapes(plot, pen, (shapes, plot_line));
         pen.line.clear();
         if let Ok(scale) = Duration::try_from_secs_f64(f64::from(self.plot_top_millis) / 1e3) {
             let _ = write!(pen.line, "{}", DurationText(scale));
@@ -833,7 +864,12 @@ impl HudView {
     /// µs per frame here against 6.4 µs for the painter (measured by `benches/hud_cost.rs`),
     /// allocates and senses input every frame, and puts its box zoom on the right button the
     /// HUD uses.
-    fn plot_shapes(&self, rect: egui::Rect, pen: &Pen<'_>, shapes: &mut Vec<egui::Shape>) {
+    fn plot_shapes(
+        &self,
+        rect: egui::Rect,
+        pen: &Pen<'_>,
+        (shapes, line): (&mut Vec<egui::Shape>, &mut PlotLine),
+    ) {
         let (palette, hairline) = (pen.palette, pen.hairline);
         let y_of =
             |ms: f32| rect.bottom() - (ms / self.plot_top_millis).clamp(0.0, 1.0) * rect.height();
@@ -849,6 +885,7 @@ impl HudView {
                 Stroke::new(hairline, palette.over),
             ));
         }
+        line.restart(hairline, palette.plot_line);
         if self.plot_millis.len() < 2 {
             return;
         }
@@ -857,22 +894,17 @@ impl HudView {
             reason = "at most a few thousand plot points"
         )]
         let step = rect.width() / (self.plot_millis.len() - 1) as f32;
-        let points: Vec<egui::Pos2> = self
-            .plot_millis
-            .iter()
-            .enumerate()
-            .map(|(i, &ms)| {
-                #[expect(
-                    clippy::cast_precision_loss,
-                    reason = "at most a few thousand plot points"
-                )]
-                let x = rect.left() + step * i as f32;
-                pos2(x, y_of(ms))
-            })
-            .collect();
-        // Spikes: a short tick above their point.
+        for (i, &ms) in self.plot_millis.iter().enumerate() {
+            #[expect(
+                clippy::cast_precision_loss,
+                reason = "at most a few thousand plot points"
+            )]
+            let x = rect.left() + step * i as f32;
+            line.push(pos2(x, y_of(ms)));
+        }
+        // Spikes: a short tick above their point (drawn under the line).
         for &index in &self.spike_marks {
-            if let Some(point) = points.get(index) {
+            if let Some(point) = line.points().get(index) {
                 shapes.push(egui::Shape::vline(
                     point.x,
                     rect.top()..=point.y.max(rect.top() + 3.0),
@@ -880,10 +912,6 @@ impl HudView {
                 ));
             }
         }
-        shapes.push(egui::Shape::line(
-            points,
-            Stroke::new(hairline, palette.plot_line),
-        ));
     }
 }
 

@@ -13,6 +13,7 @@ pub(crate) mod hud_view;
 pub(crate) mod layer_widgets;
 pub(crate) mod main_readout;
 pub(crate) mod placed_text;
+pub(crate) mod plot_line;
 pub(crate) mod readout_hover;
 pub(crate) mod readout_row;
 pub(crate) mod row_choice;
