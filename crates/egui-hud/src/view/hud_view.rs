@@ -933,7 +933,10 @@ fn empty_keeping_room(mesh: &mut egui::Mesh) {
 fn hairline_width(pixels_per_point: f32, options: &egui::epaint::TessellationOptions) -> f32 {
     let pixel = 1.0 / pixels_per_point;
     if options.feathering {
-        0.9 * options.feathering_size_in_pixels * pixel
+        // 0.9 times egui's feathering as egui computes it, so that egui's test for a thin line
+        // (`width <= 0.9 * feathering`) holds to the bit: `(0.9 * size) * pixel` can come out
+        // one ulp above (1.25 at 1.25×, 0.7 at 1.5×).
+        0.9 * (options.feathering_size_in_pixels * pixel)
     } else {
         pixel
     }
@@ -1035,6 +1038,27 @@ mod tests {
     use super::*;
     use crate::view::hud_preset::HudPreset;
     use crate::view::readout_hover::ReadoutHover;
+
+    /// The hairline is thin by egui's own test (`width <= 0.9 * feathering`, feathering as its
+    /// tessellator computes it) at every scale and feathering size, so that the plot's line is
+    /// painted as a ridge: its vertices are counted on that (`view/plot_line.rs`).
+    #[test]
+    fn the_hairline_is_thin_by_egui_s_test() {
+        for feathering_size_in_pixels in [0.5, 0.7, 1.0, 1.25, 1.5, 2.0] {
+            for pixels_per_point in [0.5, 1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0] {
+                let options = egui::epaint::TessellationOptions {
+                    feathering_size_in_pixels,
+                    ..Default::default()
+                };
+                let feathering = feathering_size_in_pixels * (1.0 / pixels_per_point);
+                let width = hairline_width(pixels_per_point, &options);
+                assert!(
+                    width <= 0.9 * feathering,
+                    "{feathering_size_in_pixels} px at {pixels_per_point}x: {width} > 0.9 × {feathering}"
+                );
+            }
+        }
+    }
 
     /// The plot marks the retained frames that were kept as spikes, and only those: here 29 spikes,
     /// 13 more than the log keeps (the oldest and least bad are dropped), some of them

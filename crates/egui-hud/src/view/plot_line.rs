@@ -74,6 +74,7 @@ impl PlotLine {
             uv: WHITE_UV,
             color,
         };
+        // Room for a line without bevels; each bevel adds a triple and a segment's indices.
         mesh.vertices.reserve(3 * count);
         mesh.indices.reserve(12 * (count - 1));
         let (mut next, mut previous) = (first, None);
@@ -172,12 +173,22 @@ mod tests {
         line
     }
 
-    fn egui_mesh(line: &PlotLine, pixels_per_point: f32) -> Mesh {
+    /// `mesh` with egui's tessellation of the line appended.
+    fn egui_mesh(line: &PlotLine, pixels_per_point: f32, mut mesh: Mesh) -> Mesh {
         let options = egui::epaint::TessellationOptions::default();
         let mut tessellator =
             egui::epaint::Tessellator::new(pixels_per_point, options, [1024, 1024], Vec::new());
-        let mut mesh = Mesh::default();
         tessellator.tessellate_shape(line.shape(), &mut mesh);
+        mesh
+    }
+
+    /// A mesh that already holds something (the HUD's backdrop and ticks come first).
+    fn started_mesh() -> Mesh {
+        let mut mesh = Mesh::default();
+        mesh.add_colored_rect(
+            egui::Rect::from_min_size(Pos2::new(1.0, 2.0), Vec2::new(30.0, 8.0)),
+            Color32::DARK_GRAY,
+        );
         mesh
     }
 
@@ -190,13 +201,15 @@ mod tests {
             let feathering = options.feathering_size_in_pixels * (1.0 / pixels_per_point);
             let mut line = wandering(120, 1.6, 1.5);
             line.width = 0.9 * feathering; // the HUD's hairline
-            let mut ours = Mesh::default();
-            assert!(line.ridge_into(feathering, &mut ours));
-            assert_eq!(
-                ours,
-                egui_mesh(&line, pixels_per_point),
-                "at {pixels_per_point}x"
-            );
+            for start in [Mesh::default(), started_mesh()] {
+                let mut ours = start.clone();
+                assert!(line.ridge_into(feathering, &mut ours));
+                assert_eq!(
+                    ours,
+                    egui_mesh(&line, pixels_per_point, start),
+                    "at {pixels_per_point}x"
+                );
+            }
         }
     }
 
@@ -206,16 +219,15 @@ mod tests {
     fn a_spiky_line_is_bevelled_where_egui_cuts_its_corners() {
         let line = wandering(120, 1.6, 200.0);
         let feathering = 1.0;
-        let mut ours = Mesh::default();
+        let mut ours = started_mesh();
         assert!(line.ridge_into(feathering, &mut ours));
-        let theirs = egui_mesh(&line, 1.0);
+        let theirs = egui_mesh(&line, 1.0, started_mesh());
+        assert!(ours.is_valid());
         assert!(ours.vertices.len() > 3 * 120, "some corners are bevelled");
-        assert_eq!(
-            (ours.vertices.len(), ours.indices.len()),
-            (theirs.vertices.len(), theirs.indices.len()),
-            "a point more where egui cuts a corner"
-        );
-        for vertex in &ours.vertices {
+        // A point more where egui cuts a corner, joined to its neighbours as egui joins them.
+        assert_eq!(ours.vertices.len(), theirs.vertices.len());
+        assert_eq!(ours.indices, theirs.indices);
+        for vertex in &ours.vertices[started_mesh().vertices.len()..] {
             assert!(vertex.pos.is_finite());
             let nearest = line
                 .points()
@@ -236,6 +248,17 @@ mod tests {
         line.width = 1.0;
         let mut ours = Mesh::default();
         assert!(!line.ridge_into(1.0, &mut ours));
+        assert!(ours.is_empty());
+    }
+
+    /// A single point paints nothing, as in egui.
+    #[test]
+    fn a_point_alone_paints_nothing() {
+        let mut line = wandering(1, 1.6, 1.5);
+        line.width = 0.9;
+        let mut ours = Mesh::default();
+        assert!(line.ridge_into(1.0, &mut ours));
+        assert_eq!(ours, egui_mesh(&line, 1.0, Mesh::default()));
         assert!(ours.is_empty());
     }
 }
