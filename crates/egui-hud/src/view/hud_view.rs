@@ -115,7 +115,7 @@ struct KeptTessellator {
 
 impl KeptTessellator {
     /// The feathering its tessellator paints with, in points (0 when off).
-    fn feathering(&self) -> f32 {
+    fn feathering_points(&self) -> f32 {
         let (pixels_per_point, options, _) = self.made_for;
         if options.feathering {
             // egui's own expression, so that the ridge's vertices are its own to the bit.
@@ -653,7 +653,7 @@ impl HudView {
             tessellator.tessellator.tessellate_shape(shape, &mut mesh);
         }
         // The plot's line over its ticks and budget line, under the text.
-        if !plot_line.ridge_into(tessellator.feathering(), &mut mesh) {
+        if !plot_line.ridge_into(tessellator.feathering_points(), &mut mesh) {
             tessellator
                 .tessellator
                 .tessellate_shape(plot_line.shape(), &mut mesh);

@@ -16,7 +16,8 @@ use egui::{Pos2, Vec2};
 #[derive(Default)]
 pub(crate) struct PlotLine {
     points: Vec<Pos2>,
-    width: f32,
+    /// The line's width, in points.
+    width_points: f32,
     colour: Color32,
 }
 
@@ -28,10 +29,10 @@ enum Join {
 }
 
 impl PlotLine {
-    /// Starts a new line of `width` points in `colour`, keeping the points' room.
-    pub(crate) fn restart(&mut self, width: f32, colour: Color32) {
+    /// Starts a new line `width_points` wide in `colour`, keeping the points' room.
+    pub(crate) fn restart(&mut self, width_points: f32, colour: Color32) {
         self.points.clear();
-        self.width = width;
+        self.width_points = width_points;
         self.colour = colour;
     }
 
@@ -50,16 +51,16 @@ impl PlotLine {
         &self.points
     }
 
-    /// Appends the line to `mesh` as a ridge, `feathering` points wide on each side (egui's
+    /// Appends the line to `mesh` as a ridge, `feathering_points` wide on each side (egui's
     /// feathering in points; 0 when off). Returns `false`, appending nothing, for a line that is
     /// not thinner than 0.9 of the feathering, which egui paints otherwise (see
     /// [`Self::shape`]), or whose vertices would not fit the mesh's 32-bit indices.
-    pub(crate) fn ridge_into(&self, feathering: f32, mesh: &mut Mesh) -> bool {
+    pub(crate) fn ridge_into(&self, feathering_points: f32, mesh: &mut Mesh) -> bool {
         let count = self.points.len();
         if count < 2 {
             return true; // egui paints no line of fewer than two points either
         }
-        let thin = feathering > 0.0 && self.width <= 0.9 * feathering;
+        let thin = feathering_points > 0.0 && self.width_points <= 0.9 * feathering_points;
         // At most two triples a point (every corner bevelled).
         let room = u32::try_from(mesh.vertices.len())
             .ok()
@@ -68,7 +69,9 @@ impl PlotLine {
         let (Some(first), true) = (room, thin) else {
             return false;
         };
-        let core = self.colour.gamma_multiply(self.width / feathering);
+        let core = self
+            .colour
+            .gamma_multiply(self.width_points / feathering_points);
         let vertex = |pos, color| Vertex {
             pos,
             uv: WHITE_UV,
@@ -80,9 +83,9 @@ impl PlotLine {
         let (mut next, mut previous) = (first, None);
         let mut triple = |point: Pos2, normal: Vec2, mesh: &mut Mesh| {
             mesh.vertices.extend_from_slice(&[
-                vertex(point + normal * feathering, Color32::TRANSPARENT),
+                vertex(point + normal * feathering_points, Color32::TRANSPARENT),
                 vertex(point, core),
-                vertex(point - normal * feathering, Color32::TRANSPARENT),
+                vertex(point - normal * feathering_points, Color32::TRANSPARENT),
             ]);
             if let Some(before) = previous {
                 // Outer edge to core, core to inner edge: two triangles each.
@@ -132,7 +135,7 @@ impl PlotLine {
     pub(crate) fn shape(&self) -> egui::Shape {
         egui::Shape::line(
             self.points.clone(),
-            egui::Stroke::new(self.width, self.colour),
+            egui::Stroke::new(self.width_points, self.colour),
         )
     }
 }
@@ -200,7 +203,7 @@ mod tests {
             let options = egui::epaint::TessellationOptions::default();
             let feathering = options.feathering_size_in_pixels * (1.0 / pixels_per_point);
             let mut line = wandering(120, 1.6, 1.5);
-            line.width = 0.9 * feathering; // the HUD's hairline
+            line.width_points = 0.9 * feathering; // the HUD's hairline
             for start in [Mesh::default(), started_mesh()] {
                 let mut ours = start.clone();
                 assert!(line.ridge_into(feathering, &mut ours));
@@ -245,7 +248,7 @@ mod tests {
     #[test]
     fn a_wide_line_is_left_to_egui() {
         let mut line = wandering(10, 1.6, 1.5);
-        line.width = 1.0;
+        line.width_points = 1.0;
         let mut ours = Mesh::default();
         assert!(!line.ridge_into(1.0, &mut ours));
         assert!(ours.is_empty());
@@ -255,7 +258,7 @@ mod tests {
     #[test]
     fn a_point_alone_paints_nothing() {
         let mut line = wandering(1, 1.6, 1.5);
-        line.width = 0.9;
+        line.width_points = 0.9;
         let mut ours = Mesh::default();
         assert!(line.ridge_into(1.0, &mut ours));
         assert_eq!(ours, egui_mesh(&line, 1.0, Mesh::default()));
