@@ -117,12 +117,7 @@ impl KeptTessellator {
     /// The feathering its tessellator paints with, in points (0 when off).
     fn feathering_points(&self) -> f32 {
         let (pixels_per_point, options, _) = self.made_for;
-        if options.feathering {
-            // egui's own expression, so that the ridge's vertices are its own to the bit.
-            options.feathering_size_in_pixels * (1.0 / pixels_per_point)
-        } else {
-            0.0
-        }
+        feathering_points(pixels_per_point, &options)
     }
 
     /// Appends `backdrop`'s mesh to the empty `mesh`: the kept one when it is the same shape.
@@ -658,6 +653,7 @@ impl HudView {
                 .tessellator
                 .tessellate_shape(plot_line.shape(), &mut mesh);
         }
+        // Emptied for the next layout, which may show no plot (only the plot's row restarts it).
         plot_line.restart(0.0, egui::Color32::TRANSPARENT);
         for shape in other_text {
             tessellator.tessellator.tessellate_shape(shape, &mut mesh);
@@ -931,14 +927,24 @@ fn empty_keeping_room(mesh: &mut egui::Mesh) {
 /// point would be: one physical pixel, as other HUDs draw their graphs. Without feathering, a
 /// line one physical pixel wide.
 fn hairline_width(pixels_per_point: f32, options: &egui::epaint::TessellationOptions) -> f32 {
-    let pixel = 1.0 / pixels_per_point;
     if options.feathering {
         // 0.9 times egui's feathering as egui computes it, so that egui's test for a thin line
         // (`width <= 0.9 * feathering`) holds to the bit: `(0.9 * size) * pixel` can come out
         // one ulp above (1.25 at 1.25×, 0.7 at 1.5×).
-        0.9 * (options.feathering_size_in_pixels * pixel)
+        0.9 * feathering_points(pixels_per_point, options)
     } else {
-        pixel
+        1.0 / pixels_per_point
+    }
+}
+
+/// The feathering egui's tessellator paints with at `pixels_per_point`, in points (0 when off):
+/// egui's own expression, so that what is compared with it (the hairline) and built from it
+/// (the plot's ridge, `view/plot_line.rs`) is egui's to the bit.
+fn feathering_points(pixels_per_point: f32, options: &egui::epaint::TessellationOptions) -> f32 {
+    if options.feathering {
+        options.feathering_size_in_pixels * (1.0 / pixels_per_point)
+    } else {
+        0.0
     }
 }
 
@@ -1050,6 +1056,7 @@ mod tests {
                     feathering_size_in_pixels,
                     ..Default::default()
                 };
+                // egui's `Tessellator::new`, written out: the test does not trust the helper.
                 let feathering = feathering_size_in_pixels * (1.0 / pixels_per_point);
                 let width = hairline_width(pixels_per_point, &options);
                 assert!(
