@@ -899,6 +899,72 @@ fn the_huds_own_cost_is_subtracted_to_the_nanosecond() {
     );
 }
 
+/// The exports carry each frame's share of the HUD's own time (`hud_ms`), so that a trace shows
+/// what the HUD cost in every frame, its refreshes apart. On a clock that steps at every read,
+/// each exported frame's hand-off interval is the app's 4 ms, the HUD's time and at most the
+/// one read neither is charged for: a frame whose HUD time were left out, or counted twice,
+/// would show here, whatever the mean does.
+#[test]
+fn each_exported_frame_carries_the_huds_own_time() {
+    let clock = Arc::new(SteppingClock {
+        nanos: AtomicU64::new(0),
+        step_nanos: 1_000,
+    });
+    let mut app = {
+        let clock = Arc::clone(&clock);
+        move |ui: &mut egui::Ui| {
+            clock.nanos.fetch_add(4_000_000, Ordering::Relaxed); // the app's own 4 ms
+            ui.ctx().request_repaint();
+            hud_on(&clock).show(ui.ctx());
+        }
+    };
+    let mut sim = SimLoop::new();
+    sim.frames(100, &mut app);
+    let mut csv = Vec::new();
+    let rows = egui_hud::export(&sim.ctx, egui_hud::ExportFormat::Csv, &mut csv).expect("export");
+    let text = String::from_utf8(csv).expect("UTF-8");
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().expect("a header").split(',').collect();
+    let column = |name: &str| {
+        header
+            .iter()
+            .position(|c| *c == name)
+            .unwrap_or_else(|| panic!("{name} in {header:?}"))
+    };
+    let (draw, hud, interval) = (
+        column("draw_ms"),
+        column("hud_ms"),
+        column("handoff_interval_ms"),
+    );
+    let mut huds = Vec::new();
+    for line in lines {
+        let cells: Vec<&str> = line.split(',').collect();
+        let millis = |at: usize| -> f64 { cells[at].parse().expect(line) };
+        assert_eq!(cells[draw], "4.0000", "FRAME is the app's: {line}");
+        assert!(
+            millis(hud) > 0.0,
+            "every frame's hooks are the HUD's: {line}"
+        );
+        // Four decimals of a millisecond: each figure is within 0.05 µs of its value.
+        let uncounted = millis(interval) - 4.0 - millis(hud);
+        assert!(
+            (-0.000_2..=0.001_2).contains(&uncounted),
+            "{uncounted} ms of the interval counted as neither's: {line}"
+        );
+        huds.push(millis(hud));
+    }
+    assert_eq!(huds.len(), rows);
+    assert!(rows > 60, "{rows} frames exported");
+    // A refresh reads the clock more than the frames between (one step a read here): its
+    // frames stand out, a few among many.
+    let between = huds.iter().copied().fold(f64::INFINITY, f64::min);
+    let refreshes = huds.iter().filter(|&&hud| hud > between).count();
+    assert!(
+        refreshes > 0 && refreshes < rows / 4,
+        "{refreshes} of {rows} frames cost the HUD more than {between} ms: {huds:?}"
+    );
+}
+
 /// Behaviour 8, in egui's hooks: the HUD's work in its hooks inside a frame is its own cost,
 /// not the app's FRAME. Here that work is made large: the app asks for 50 000 repaints a frame,
 /// and in the next frame's hooks the HUD copies and counts each (for WHY and the frame's

@@ -87,6 +87,7 @@ fn the_csv_has_a_row_per_retained_frame() {
     let header: Vec<&str> = lines[0].split(',').collect();
     for column in [
         "draw_ms",
+        "hud_ms",
         "handoff_interval_ms",
         "stage_ui_ms",
         "phase:physics_ms",
@@ -138,6 +139,8 @@ fn the_chrome_trace_follows_the_trace_event_format() {
                 (dur - 4000.0).abs() < 1.0 || (dur - 50_000.0).abs() < 1.0,
                 "µs: {event}"
             );
+            // The manual clock stands still while the HUD works: none of its time is counted.
+            assert_eq!(event["args"]["hud_ms"].as_f64(), Some(0.0), "{event}");
         }
         tracks.entry((pid, tid)).or_default().push((ts, ts + dur));
     }

@@ -29,3 +29,13 @@ const _: () = assert!(
     size_of::<PendingDraw>() == 56,
     "the size the docs of `PendingDraw` and `FrameEnd` state"
 );
+
+impl PendingDraw {
+    /// The overlay's own time the sampler judged for the frame, in it and after the previous
+    /// frame's end (bounded as a draw is): what FRAME leaves out, and what
+    /// [`crate::Snapshot::overlay_cost`] averages once the draw is counted. Free.
+    #[must_use]
+    pub fn overlay_cost(&self) -> Duration {
+        Duration::from_nanos(self.overlay_nanos)
+    }
+}

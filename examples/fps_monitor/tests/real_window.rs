@@ -115,8 +115,14 @@ fn assert_exports(json: &Value, csv: &str, trace: &Value) {
         rows > 0 && rows <= RETAINED_FRAMES,
         "a row per retained frame ({rows} rows, {samples} samples at the last refresh)"
     );
+    let hud = header.iter().position(|c| *c == "hud_ms");
     for line in &lines[1..] {
-        assert_eq!(line.split(',').count(), header.len(), "{line}");
+        let cells: Vec<&str> = line.split(',').collect();
+        assert_eq!(cells.len(), header.len(), "{line}");
+        // Every counted frame ran the HUD's hooks and drawing: some of its own time, on the
+        // real clock (a microsecond or more, four decimals of a millisecond).
+        let hud_ms = hud.and_then(|at| cells.get(at)?.parse::<f64>().ok());
+        assert!(hud_ms.is_some_and(|ms| ms > 0.0), "hud_ms in {line}");
     }
     let events = trace["traceEvents"].as_array().expect("traceEvents");
     let complete: Vec<&Value> = events.iter().filter(|e| e["ph"] == "X").collect();

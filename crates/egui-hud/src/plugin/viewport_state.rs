@@ -2,8 +2,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use profiler_core::{
-    Clock, FrameRecord, FrameSampler, FrameVerdict, LatencyMarks, MonotonicClock, ResourceMonitor,
-    Snapshot, SystemTime,
+    Clock, FrameRecord, FrameSampler, FrameVerdict, LatencyMarks, MonotonicClock, PendingDraw,
+    ResourceMonitor, Snapshot, SystemTime,
 };
 
 use profiler_core::Instant;
@@ -1052,6 +1052,10 @@ impl ViewportState {
                     .map_or_else(SystemTime::now, |anchor| anchor.wall_clock_of(ended_at)),
                 marks,
                 draw,
+                // As the sampler judged it (`judge_frame` gives a counted frame its draw).
+                overlay_cost: pending_draw
+                    .as_ref()
+                    .map_or(Duration::ZERO, PendingDraw::overlay_cost),
                 handoff_interval,
                 invalidations: record.invalidations,
                 passes: u32::try_from(passes).unwrap_or(u32::MAX),

@@ -21,6 +21,9 @@ pub struct FrameEnd {
     pub marks: LatencyMarks,
     /// Its draw time, the HUD's own cost left out ([`FrameTrace::draw`]).
     pub draw: Duration,
+    /// The HUD's own time in the frame ([`FrameTrace::overlay_cost`]; the sampler judged it:
+    /// [`PendingDraw::overlay_cost`]).
+    pub overlay_cost: Duration,
     /// Hand-off to hand-off, for a frame that followed the last without a wait
     /// ([`FrameTrace::handoff_interval`]).
     pub handoff_interval: Option<Duration>,
@@ -49,6 +52,7 @@ impl FrameEnd {
         trace.reset(self.sequence, self.wall_clock);
         trace.marks = self.marks;
         trace.draw = self.draw;
+        trace.overlay_cost = self.overlay_cost;
         trace.handoff_interval = self.handoff_interval;
         trace.invalidations = self.invalidations;
         trace.passes = self.passes;

@@ -369,6 +369,7 @@ mod tests {
                 ..LatencyMarks::default()
             },
             draw,
+            overlay_cost: Duration::ZERO,
             handoff_interval: Some(ms(16)),
             invalidations: 1,
             passes: 1,

@@ -25,6 +25,10 @@ pub struct FrameTrace {
     pub marks: LatencyMarks,
     /// Its draw as FRAME counts it.
     pub draw: Duration,
+    /// The overlay's own time in the frame (egui-hud's drawing and its work in egui's hooks,
+    /// in the frame and after the previous one's end): left out of `draw`, and what the
+    /// snapshot's [`crate::Snapshot::overlay_cost`] is the mean of.
+    pub overlay_cost: Duration,
     /// From the previous frame's hand-off to this one's, for a frame wanted back to back.
     pub handoff_interval: Option<Duration>,
     /// Window-state changes it reacted to.
@@ -47,6 +51,7 @@ impl FrameTrace {
             wall_clock,
             marks: LatencyMarks::default(),
             draw: Duration::ZERO,
+            overlay_cost: Duration::ZERO,
             handoff_interval: None,
             invalidations: 0,
             passes: 0,
@@ -66,6 +71,7 @@ impl FrameTrace {
             wall_clock: kept_wall_clock,
             marks,
             draw,
+            overlay_cost,
             handoff_interval,
             invalidations,
             passes,
@@ -77,6 +83,7 @@ impl FrameTrace {
         *kept_wall_clock = wall_clock;
         *marks = LatencyMarks::default();
         *draw = Duration::ZERO;
+        *overlay_cost = Duration::ZERO;
         *handoff_interval = None;
         *invalidations = 0;
         *passes = 0;
@@ -96,6 +103,7 @@ impl FrameTrace {
             wall_clock,
             marks,
             draw,
+            overlay_cost,
             handoff_interval,
             invalidations,
             passes,
@@ -107,6 +115,7 @@ impl FrameTrace {
         std::mem::swap(wall_clock, &mut other.wall_clock);
         std::mem::swap(marks, &mut other.marks);
         std::mem::swap(draw, &mut other.draw);
+        std::mem::swap(overlay_cost, &mut other.overlay_cost);
         std::mem::swap(handoff_interval, &mut other.handoff_interval);
         std::mem::swap(invalidations, &mut other.invalidations);
         std::mem::swap(passes, &mut other.passes);

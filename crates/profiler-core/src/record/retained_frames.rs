@@ -58,7 +58,7 @@ impl RetainedFrames {
         }
         write!(
             w,
-            "viewport,frame,start_s,wall_clock_unix_s,draw_ms,handoff_interval_ms,cpu_ms,gpu_ms,invalidations,passes,spike"
+            "viewport,frame,start_s,wall_clock_unix_s,draw_ms,hud_ms,handoff_interval_ms,cpu_ms,gpu_ms,invalidations,passes,spike"
         )?;
         for stage in LatencyStage::ALL {
             write!(w, ",stage_{}_ms", stage.name())?;
@@ -87,13 +87,14 @@ impl RetainedFrames {
                     .unwrap_or_default();
                 write!(
                     w,
-                    "{},{},{},{wall},{},{},{},{},{},{},{}",
+                    "{},{},{},{wall},{},{},{},{},{},{},{},{}",
                     csv_field(&track.name),
                     frame.sequence,
                     start
                         .map(|s| format!("{:.6}", s.as_secs_f64()))
                         .unwrap_or_default(),
                     ms(Some(frame.draw)),
+                    ms(Some(frame.overlay_cost)),
                     ms(frame.handoff_interval),
                     ms(frame.cpu.as_ref().map(|c| c.0)),
                     ms(frame.gpu.as_ref().map(|g| g.0)),
@@ -172,6 +173,7 @@ impl RetainedFrames {
                     end,
                     args: json!({
                         "draw_ms": frame.draw.as_secs_f64() * 1e3,
+                        "hud_ms": frame.overlay_cost.as_secs_f64() * 1e3,
                         "cpu_ms": frame.cpu.as_ref().map(|c| c.0.as_secs_f64() * 1e3),
                         "gpu_ms": frame.gpu.as_ref().map(|g| g.0.as_secs_f64() * 1e3),
                         "passes": frame.passes,
