@@ -860,9 +860,10 @@ impl Clock for SteppingClock {
     }
 }
 
-/// Behaviour 8: The HUD's own cost, its clock reads included, is subtracted exactly.
-#[test]
-fn the_huds_own_cost_is_subtracted_to_the_nanosecond() {
+/// `frames` frames of an animating app that draws for 4 ms, its HUD on a clock that steps
+/// 1 µs at every read (and only then, besides the app's 4 ms): every step of a frame's period
+/// is someone's.
+fn four_ms_frames_on_a_stepping_clock(frames: usize) -> SimLoop {
     let clock = Arc::new(SteppingClock {
         nanos: AtomicU64::new(0),
         step_nanos: 1_000,
@@ -876,7 +877,14 @@ fn the_huds_own_cost_is_subtracted_to_the_nanosecond() {
         }
     };
     let mut sim = SimLoop::new();
-    sim.frames(100, &mut app);
+    sim.frames(frames, &mut app);
+    sim
+}
+
+/// Behaviour 8: The HUD's own cost, its clock reads included, is subtracted exactly.
+#[test]
+fn the_huds_own_cost_is_subtracted_to_the_nanosecond() {
+    let sim = four_ms_frames_on_a_stepping_clock(100);
     let snapshot = sim.snapshot();
     assert_eq!(
         snapshot.frame,
@@ -906,20 +914,7 @@ fn the_huds_own_cost_is_subtracted_to_the_nanosecond() {
 /// would show here, whatever the mean does.
 #[test]
 fn each_exported_frame_carries_the_huds_own_time() {
-    let clock = Arc::new(SteppingClock {
-        nanos: AtomicU64::new(0),
-        step_nanos: 1_000,
-    });
-    let mut app = {
-        let clock = Arc::clone(&clock);
-        move |ui: &mut egui::Ui| {
-            clock.nanos.fetch_add(4_000_000, Ordering::Relaxed); // the app's own 4 ms
-            ui.ctx().request_repaint();
-            hud_on(&clock).show(ui.ctx());
-        }
-    };
-    let mut sim = SimLoop::new();
-    sim.frames(100, &mut app);
+    let sim = four_ms_frames_on_a_stepping_clock(100);
     let mut csv = Vec::new();
     let rows = egui_hud::export(&sim.ctx, egui_hud::ExportFormat::Csv, &mut csv).expect("export");
     let text = String::from_utf8(csv).expect("UTF-8");
