@@ -1045,6 +1045,10 @@ impl ViewportState {
             if let Some(run) = &mut self.benchmark {
                 run.record(draw, handoff_interval);
             }
+            // As the sampler judged it: `judge_frame` gives every counted frame its draw.
+            let overlay_cost = pending_draw.as_ref().map(PendingDraw::overlay_cost);
+            debug_assert!(overlay_cost.is_some(), "a counted frame has a judged draw");
+            let overlay_cost = overlay_cost.unwrap_or_default();
             let end = FrameEnd {
                 sequence: self.frame_sequence,
                 wall_clock: self
@@ -1052,10 +1056,7 @@ impl ViewportState {
                     .map_or_else(SystemTime::now, |anchor| anchor.wall_clock_of(ended_at)),
                 marks,
                 draw,
-                // As the sampler judged it (`judge_frame` gives a counted frame its draw).
-                overlay_cost: pending_draw
-                    .as_ref()
-                    .map_or(Duration::ZERO, PendingDraw::overlay_cost),
+                overlay_cost,
                 handoff_interval,
                 invalidations: record.invalidations,
                 passes: u32::try_from(passes).unwrap_or(u32::MAX),

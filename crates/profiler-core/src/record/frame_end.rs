@@ -21,8 +21,10 @@ pub struct FrameEnd {
     pub marks: LatencyMarks,
     /// Its draw time, the HUD's own cost left out ([`FrameTrace::draw`]).
     pub draw: Duration,
-    /// The HUD's own time in the frame ([`FrameTrace::overlay_cost`]; the sampler judged it:
-    /// [`PendingDraw::overlay_cost`]).
+    /// The HUD's own CPU time charged to the frame, in it and after the previous frame's end
+    /// ([`FrameTrace::overlay_cost`]): [`PendingDraw::overlay_cost`] of the draw the sampler
+    /// judged. A caller that counted the frame with `record_frame` gives the overlay cost it
+    /// recorded (both parts, bounded as `judge_frame` bounds them), or zero when it has none.
     pub overlay_cost: Duration,
     /// Hand-off to hand-off, for a frame that followed the last without a wait
     /// ([`FrameTrace::handoff_interval`]).

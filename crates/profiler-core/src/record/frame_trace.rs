@@ -25,9 +25,10 @@ pub struct FrameTrace {
     pub marks: LatencyMarks,
     /// Its draw as FRAME counts it.
     pub draw: Duration,
-    /// The overlay's own time in the frame (egui-hud's drawing and its work in egui's hooks,
-    /// in the frame and after the previous one's end): left out of `draw`, and what the
-    /// snapshot's [`crate::Snapshot::overlay_cost`] is the mean of.
+    /// The overlay's own CPU time charged to the frame (egui-hud's drawing and its work in
+    /// egui's hooks): its time inside the frame, which `draw` leaves out, and its time in the
+    /// hooks after the previous frame's end, inside no frame's draw. What the snapshot's
+    /// [`crate::Snapshot::overlay_cost`] averages. Zero until the frame's end is written.
     pub overlay_cost: Duration,
     /// From the previous frame's hand-off to this one's, for a frame wanted back to back.
     pub handoff_interval: Option<Duration>,
@@ -260,6 +261,7 @@ mod tests {
             );
             trace.marks.frame_start = Some(Duration::from_millis(u64::from(n)));
             trace.draw = Duration::from_micros(u64::from(100 + n));
+            trace.overlay_cost = Duration::from_micros(u64::from(7 + n));
             trace.handoff_interval = (n % 3 == 0).then(|| Duration::from_millis(16));
             trace.invalidations = n;
             trace.passes = 1 + n % 2;
