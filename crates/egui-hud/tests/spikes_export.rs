@@ -103,6 +103,8 @@ fn the_csv_has_a_row_per_retained_frame() {
         .position(|c| *c == "draw_ms")
         .expect("draw_ms");
     assert_eq!(lines[1].split(',').nth(draw), Some("4.0000"));
+    // `docs/export.md`: the root viewport is `FFFF`, a plain cell (not egui's quoted debug form).
+    assert_eq!(lines[1].split(',').next(), Some("FFFF"), "{}", lines[1]);
 }
 
 #[test]
@@ -145,6 +147,16 @@ fn the_chrome_trace_follows_the_trace_event_format() {
         tracks.entry((pid, tid)).or_default().push((ts, ts + dur));
     }
     assert_eq!(frames, 120);
+    let thread_names: Vec<&str> = events
+        .iter()
+        .filter(|e| e["name"] == "thread_name")
+        .filter_map(|e| e["args"]["name"].as_str())
+        .collect();
+    assert_eq!(
+        thread_names,
+        ["CPU FFFF", "GPU FFFF"],
+        "as `docs/export.md` names them"
+    );
     for spans in tracks.values_mut() {
         spans.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.total_cmp(&a.1)));
         let mut open: Vec<f64> = Vec::new();

@@ -432,7 +432,9 @@ impl FramePlugin {
             .viewports
             .iter_mut()
             .filter(|(_, state)| state.is_sampling())
-            .map(|(viewport, state)| state.copy_track(format!("{viewport:?}")))
+            // egui's short form of the id (`FFFF` for the root), without the quotes its `Debug`
+            // adds.
+            .map(|(viewport, state)| state.copy_track(viewport.0.short_debug_format()))
             .collect();
         (!tracks.is_empty()).then_some(RetainedFrames { tracks })
     }
