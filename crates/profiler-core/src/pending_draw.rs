@@ -31,9 +31,10 @@ const _: () = assert!(
 );
 
 impl PendingDraw {
-    /// The overlay's own time the sampler judged for the frame, in it and after the previous
-    /// frame's end (bounded as a draw is): what FRAME leaves out, and what
-    /// [`crate::Snapshot::overlay_cost`] averages once the draw is counted. Free.
+    /// The overlay's own time the sampler judged for the frame (bounded as a draw is): its time
+    /// inside the frame, which FRAME leaves out, and its time after the previous frame's end,
+    /// inside no frame's draw. What [`crate::Snapshot::overlay_cost`] averages once the draw
+    /// is counted. Free.
     #[must_use]
     pub fn overlay_cost(&self) -> Duration {
         Duration::from_nanos(self.overlay_nanos)
