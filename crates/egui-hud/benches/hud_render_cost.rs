@@ -13,11 +13,14 @@
 //! - `all rows`: as `shown`, with two CPU phases and a known refresh rate (MISS);
 //! - `compact` and `number only`: the other presets, as `shown`.
 //!
-//! Each column's CPU time per frame is split by stage of the frame (`run_ui` with the HUD's
-//! hooks and `fps_monitor`, tessellation, `update_buffers` with the callbacks' `prepare`, the
-//! render pass with their `paint`, submit), its `fps_monitor` call apart, and its refresh frames
-//! (the 500 ms tick's) apart from the frames between them. Allocations are counted per frame
-//! and inside `fps_monitor`.
+//! Each column's CPU time per frame is split by stage of the frame (`run_ui`, with the
+//! `fps_monitor` call and the app's own UI apart; tessellation; `update_buffers` with the
+//! callbacks' `prepare`; the render pass with their `paint`; submit), and its refresh frames
+//! (the 500 ms tick's) apart from the frames between them. The app's own UI is the same code in
+//! every column: what it takes over `without` is the HUD slowing the app (its code and data
+//! displace the app's from the caches, branch predictors and TLB), which no measure of the
+//! HUD's own counts; what is left of `run_ui`'s share is the HUD's hooks and egui's work for
+//! the HUD. Allocations are counted per frame and inside `fps_monitor`.
 //!
 //! `cargo bench -p egui-hud --bench hud_render_cost` prints the table (needs a Vulkan adapter:
 //! lavapipe here, any GPU elsewhere; `EGUI_HUD_BENCH_SIZE=WxH` sets the target size, default
@@ -122,6 +125,10 @@ struct FrameCost {
     run_ui: Duration,
     /// Inside `run_ui`: the `fps_monitor` call.
     show: Duration,
+    /// Inside `run_ui`: the app's own UI (`typical_ui`), the same code in every column. The
+    /// HUD's presence can slow it (its code and data take the caches, branch predictors and
+    /// TLB entries the app's code had), a cost no measure of the HUD's own counts.
+    app_ui: Duration,
     tessellate: Duration,
     /// Texture upload and `update_buffers` (the callbacks' `prepare` and `finish_prepare`).
     update_buffers: Duration,
@@ -222,7 +229,9 @@ impl Target {
         let mut output = self.ctx.run_ui(input, |ui| {
             {
                 let _settings = phases.map(|p| p.start("settings"));
+                let app_start = Instant::now();
                 typical_ui(ui, slider);
+                cost.app_ui = app_start.elapsed();
             }
             let _repaint = phases.map(|p| p.start("repaint"));
             // An animating app: its frames are its own.
@@ -323,6 +332,7 @@ fn mean(frames: &[FrameCost]) -> FrameCost {
     FrameCost {
         run_ui: sum(|c| c.run_ui),
         show: sum(|c| c.show),
+        app_ui: sum(|c| c.app_ui),
         tessellate: sum(|c| c.tessellate),
         update_buffers: sum(|c| c.update_buffers),
         render: sum(|c| c.render),
@@ -384,10 +394,11 @@ fn chosen_columns() -> Vec<Column> {
 /// `without`.
 fn print_table(targets: &[Target], costs: &[Vec<FrameCost>]) {
     println!(
-        "  {:<16} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} | {:>7} {:>6} | {:>9} {:>9}",
+        "  {:<16} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} | {:>7} {:>6} | {:>9} {:>9}",
         "column",
         "run_ui",
         "(show)",
+        "(app)",
         "tess",
         "buffers",
         "render",
@@ -407,10 +418,11 @@ fn print_table(targets: &[Target], costs: &[Vec<FrameCost>]) {
         let refresh_mean = (!refreshes.is_empty()).then(|| mean(&refreshes).total());
         let refresh_max = refreshes.iter().map(FrameCost::total).max();
         println!(
-            "  {:<16} {:>8.1} {:>8.1} {:>8.1} {:>8.1} {:>8.1} {:>8.1} {:>8.1} | {:>7} {:>6} | {:>9} {:>9}",
+            "  {:<16} {:>8.1} {:>8.1} {:>8.1} {:>8.1} {:>8.1} {:>8.1} {:>8.1} {:>8.1} | {:>7} {:>6} | {:>9} {:>9}",
             target.column.name(),
             micros(m.run_ui),
             micros(m.show),
+            micros(m.app_ui),
             micros(m.tessellate),
             micros(m.update_buffers),
             micros(m.render),
@@ -428,14 +440,15 @@ fn print_table(targets: &[Target], costs: &[Vec<FrameCost>]) {
     for (column, m, _, refreshes, frames) in rows.iter().skip(1) {
         let share = |f: fn(&FrameCost) -> Duration| micros(f(m)) - micros(f(&without));
         println!(
-            "  {:<16} total {:+7.1} µs = run_ui {:+6.1} (fps_monitor {:.1}, hooks and egui {:+.1}) \
-             tess {:+5.1} buffers {:+5.1} render {:+5.1} submit {:+5.1}; allocations {:+}; \
-             {refreshes} refresh frames of {frames}",
+            "  {:<16} total {:+7.1} µs = run_ui {:+6.1} (fps_monitor {:.1}, the app's UI {:+.1}, \
+             hooks and egui {:+.1}) tess {:+5.1} buffers {:+5.1} render {:+5.1} submit {:+5.1}; \
+             allocations {:+}; {refreshes} refresh frames of {frames}",
             column.name(),
             share(FrameCost::total),
             share(|c| c.run_ui),
             micros(m.show),
-            share(|c| c.run_ui) - micros(m.show),
+            share(|c| c.app_ui),
+            share(|c| c.run_ui) - micros(m.show) - share(|c| c.app_ui),
             share(|c| c.tessellate),
             share(|c| c.update_buffers),
             share(|c| c.render),
