@@ -1,7 +1,7 @@
 //! What the HUD costs through the renderer, as a real window pays it: egui, the HUD and
 //! egui-wgpu's `Renderer` (texture upload, `update_buffers` with the paint callbacks'
 //! `prepare`, the render pass with their `paint`, submit) drawing a typical UI into an
-//! offscreen texture, then waiting for the GPU as a vsynced present does. Five columns, run
+//! offscreen texture, then waiting for the GPU as a vsynced present does. Eight columns, run
 //! interleaved in one process so that they share the machine's state:
 //!
 //! - `without`: no HUD, no GPU timer: the app alone;
@@ -17,10 +17,10 @@
 //! `fps_monitor` call and the app's own UI apart; tessellation; `update_buffers` with the
 //! callbacks' `prepare`; the render pass with their `paint`; submit), and its refresh frames
 //! (the 500 ms tick's) apart from the frames between them. The app's own UI is the same code in
-//! every column: what it takes over `without` is the HUD slowing the app (its code and data
-//! displace the app's from the caches, branch predictors and TLB), which no measure of the
-//! HUD's own counts; what is left of `run_ui`'s share is the HUD's hooks and egui's work for
-//! the HUD. Allocations are counted per frame and inside `fps_monitor`.
+//! every column: what it takes over `without` is the app slowed while the HUD is shown (by what
+//! the HUD leaves in the caches, or egui's state it adds to; on lavapipe also by the driver's
+//! work between frames), which no measure of the HUD's own counts; what is left of `run_ui`'s
+//! share is the HUD's hooks and egui's work for the HUD. Allocations are counted per frame and inside `fps_monitor`.
 //!
 //! `cargo bench -p egui-hud --bench hud_render_cost` prints the table (needs a Vulkan adapter:
 //! lavapipe here, any GPU elsewhere; `EGUI_HUD_BENCH_SIZE=WxH` sets the target size, default
@@ -126,8 +126,7 @@ struct FrameCost {
     /// Inside `run_ui`: the `fps_monitor` call.
     show: Duration,
     /// Inside `run_ui`: the app's own UI (`typical_ui`), the same code in every column. The
-    /// HUD's presence can slow it (its code and data take the caches, branch predictors and
-    /// TLB entries the app's code had), a cost no measure of the HUD's own counts.
+    /// HUD's presence can slow it, a cost no measure of the HUD's own counts.
     app_ui: Duration,
     tessellate: Duration,
     /// Texture upload and `update_buffers` (the callbacks' `prepare` and `finish_prepare`).
