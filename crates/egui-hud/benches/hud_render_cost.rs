@@ -20,7 +20,8 @@
 //! every column: what it takes over `without` is the app slowed while the HUD is shown (by what
 //! the HUD leaves in the caches, or egui's state it adds to; on lavapipe also by the driver's
 //! work between frames), which no measure of the HUD's own counts; what is left of `run_ui`'s
-//! share is the HUD's hooks and egui's work for the HUD. Allocations are counted per frame and inside `fps_monitor`.
+//! share is the HUD's hooks and egui's work for the HUD. Allocations are counted per frame and
+//! inside `fps_monitor`.
 //!
 //! `cargo bench -p egui-hud --bench hud_render_cost` prints the table (needs a Vulkan adapter:
 //! lavapipe here, any GPU elsewhere; `EGUI_HUD_BENCH_SIZE=WxH` sets the target size, default

@@ -363,8 +363,8 @@ fn glow_reads_frames_and_resources_without_gpu_passes() {
 /// from 4 s and twice as long again (up to 32 s) until the run has counted enough frames for
 /// `--compare` to judge it: a loaded machine draws the heavy load at a few frames a second.
 fn run_benchmark(load: &str, path: &std::path::Path) {
-    /// Twice `BenchmarkComparison::MIN_SAMPLES`, below which `--compare` says "too few samples".
-    const ENOUGH_FRAMES: u64 = 40;
+    /// Twice `--compare`'s minimum, below which it says "too few samples".
+    const ENOUGH_FRAMES: u64 = 2 * egui_hud::BenchmarkComparison::MIN_SAMPLES as u64;
     let _one_at_a_time = ONE_DEMO_AT_A_TIME
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
