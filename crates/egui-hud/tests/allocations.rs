@@ -175,18 +175,24 @@ fn the_hooks_allocate_nothing_of_their_own_between_refreshes() {
 
 /// Allocations inside each `fps_monitor` call over 2.4 s of 100 ms steps (five refreshes) of
 /// the compact HUD on a manual clock, after a warm-up, with the pointer resting over the HUD's
-/// rows (away from the main readout) or outside the HUD.
-fn allocations_with_the_pointer(over_the_rows: bool) -> Vec<u64> {
+/// rows (away from the main readout) or outside the HUD; and the rows' text after each frame.
+/// Each frame takes a millisecond longer than the last, so that each refresh shows another
+/// FRAME.
+fn allocations_with_the_pointer(over_the_rows: bool) -> (Vec<u64>, Vec<String>) {
+    use egui_kittest::kittest::Queryable as _;
+
     let clock = Arc::new(ManualClock::new());
     let as_clock: Arc<dyn Clock> = Arc::clone(&clock) as Arc<dyn Clock>;
     let counts = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
     let counted = std::rc::Rc::clone(&counts);
+    let mut frame = 0_u64;
     let mut harness = egui_kittest::Harness::builder()
         .with_size(egui::vec2(400.0, 400.0))
         .with_step_dt(0.1)
         .build_ui(move |ui| {
             ui.label("an app");
-            clock.advance(Duration::from_millis(4));
+            frame += 1;
+            clock.advance(Duration::from_millis(frame));
             let before = allocations();
             FpsMonitor::new()
                 .clock(Arc::clone(&as_clock))
@@ -199,7 +205,6 @@ fn allocations_with_the_pointer(over_the_rows: bool) -> Vec<u64> {
         });
     harness.run_steps(12);
     if over_the_rows {
-        use egui_kittest::kittest::Queryable as _;
         // The HUD's body, labelled with its rows; its middle is a row, below the readout.
         harness.get_by_label_contains("FRAME").hover();
     } else {
@@ -207,8 +212,13 @@ fn allocations_with_the_pointer(over_the_rows: bool) -> Vec<u64> {
     }
     harness.run_steps(3);
     counts.borrow_mut().clear();
-    harness.run_steps(24);
-    counts.take()
+    let mut rows = Vec::new();
+    for _ in 0..24 {
+        harness.step();
+        let body = harness.get_by_label_contains("FRAME");
+        rows.push(body.value().unwrap_or_default());
+    }
+    (counts.take(), rows)
 }
 
 /// The hover text shows only over the main readout, so it is built only there: a pointer
@@ -220,15 +230,16 @@ fn allocations_with_the_pointer(over_the_rows: bool) -> Vec<u64> {
 /// a constant.
 #[test]
 fn a_pointer_resting_on_the_rows_builds_no_hover_text() {
-    let away = allocations_with_the_pointer(false);
-    let over_the_rows = allocations_with_the_pointer(true);
+    let (away, rows_away) = allocations_with_the_pointer(false);
+    let (over_the_rows, rows_over) = allocations_with_the_pointer(true);
     assert_eq!(away.len(), over_the_rows.len(), "the same frames");
-    let least = away.iter().copied().min().unwrap_or_default();
-    let refreshes = away.iter().filter(|&&count| count > least).count();
-    assert!(
-        refreshes >= 3,
-        "frames that refreshed allocate more than others (their snapshots): {away:?}"
-    );
+    for rows in [&rows_away, &rows_over] {
+        let refreshes = rows.windows(2).filter(|pair| pair[0] != pair[1]).count();
+        assert!(
+            refreshes >= 3,
+            "the rows changed at the refreshes in these frames: {rows:#?}"
+        );
+    }
     let differences: Vec<i128> = over_the_rows
         .iter()
         .zip(&away)

@@ -1364,3 +1364,92 @@ fn egui_time_that_runs_backwards_restarts_the_refresh() {
         snapshot.rejected
     );
 }
+
+/// The HUD's rows as it gave them to the accessibility tree in `output` (its body's value).
+fn rows_text(output: &egui::FullOutput) -> Option<String> {
+    let update = output.platform_output.accesskit_update.as_ref()?;
+    update.nodes.iter().find_map(|(_, node)| {
+        node.value()
+            .filter(|value| value.contains("FRAME"))
+            .map(str::to_owned)
+    })
+}
+
+/// A refresh's new rows, frame by frame, in a loop on egui time and a manual clock where each
+/// frame's draw takes a millisecond longer than the last (so that every refresh shows another
+/// FRAME): `continuous`, the app asks for the next frame in each (eframe with an animation);
+/// otherwise frames run only when egui asks, the app every 150 ms (a clock). Returns, for
+/// each frame that refreshed the readouts after the first few, whether its rows changed and
+/// whether the next frame's did.
+fn rows_at_refreshes(continuous: bool) -> Vec<(bool, bool)> {
+    // Each frame's rows, and the readouts (FRAME, samples) as of the HUD's latest refresh.
+    type Readouts = Option<(Option<Duration>, usize)>;
+
+    let clock = Arc::new(ManualClock::new());
+    let ctx = egui::Context::default();
+    ctx.enable_accesskit();
+    let (mut time_secs, mut draw_ms) = (0.0, 0_u64);
+    let mut frames: Vec<(Option<String>, Readouts)> = Vec::new();
+    while time_secs < 8.0 {
+        draw_ms += 1;
+        let input = egui::RawInput {
+            time: Some(time_secs),
+            ..Default::default()
+        };
+        let mut output = ctx.run_ui(input, |ui| {
+            clock.advance(Duration::from_millis(draw_ms));
+            hud_on(&clock).show(ui.ctx());
+            if continuous {
+                ui.ctx().request_repaint();
+            } else {
+                ui.ctx().request_repaint_after(Duration::from_millis(150));
+            }
+        });
+        output.textures_delta.clear();
+        let readouts = egui_hud::snapshot(&ctx).map(|s| (s.frame, s.samples));
+        frames.push((rows_text(&output), readouts));
+        let asked = output
+            .viewport_output
+            .get(&ROOT)
+            .map_or(Duration::MAX, |viewport| viewport.repaint_delay);
+        let until_next = if continuous {
+            Duration::from_millis(40)
+        } else {
+            asked.min(Duration::from_secs(1))
+        };
+        clock.advance(until_next);
+        time_secs += until_next.as_secs_f64();
+    }
+    let refreshes: Vec<usize> = (1..frames.len() - 1)
+        .filter(|&k| frames[k].1.is_some() && frames[k].1 != frames[k - 1].1)
+        .skip(2)
+        .collect();
+    assert!(refreshes.len() >= 5, "the HUD refreshed: {frames:?}");
+    refreshes
+        .into_iter()
+        .map(|k| {
+            (
+                frames[k].0 != frames[k - 1].0,
+                frames[k + 1].0 != frames[k].0,
+            )
+        })
+        .collect()
+}
+
+/// Behaviour: in an app that runs every frame, a refresh's new rows are laid out off the UI
+/// thread after its frame, which shows the last refresh's rows once more; the next frame shows
+/// them. In an app that runs a frame only when asked (a timer), no frame follows soon: the
+/// refresh's own frame lays them out and shows them.
+#[test]
+fn a_refresh_is_laid_out_off_the_ui_thread_when_the_next_frame_follows() {
+    for (changed, next_changed) in rows_at_refreshes(true) {
+        assert_eq!(
+            (changed, next_changed),
+            (false, true),
+            "every frame: the refresh's frame shows the last rows, the next the new"
+        );
+    }
+    for (changed, _) in rows_at_refreshes(false) {
+        assert!(changed, "a timer's: the refresh's frame shows the new rows");
+    }
+}

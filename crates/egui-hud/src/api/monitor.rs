@@ -10,7 +10,7 @@ use crate::plugin::hud_draw::{DrawOutcome, HudDraw};
 use crate::view::hud_ids::HudIds;
 use crate::view::hud_preset::HudPreset;
 use crate::view::hud_row::HudRow;
-use crate::view::hud_view::HudView;
+use crate::view::hud_view::{HudView, Relayout};
 use crate::view::layer_widgets::LayerWidgets;
 use crate::view::row_choice::RowChoice;
 use crate::view::row_list::RowList;
@@ -214,6 +214,7 @@ impl FpsMonitor {
         let plugin = FramePlugin::handle(ctx);
         let Some(HudDraw {
             mut view,
+            relayout,
             ids,
             rows,
             details,
@@ -244,7 +245,7 @@ impl FpsMonitor {
         if resized {
             crate::repaint::own_discard::request_own_discard(ctx);
         }
-        draw_on_layer(ctx, &ids, anchor, offset, &mut view);
+        draw_on_layer(ctx, &ids, (anchor, offset), relayout, &mut view);
         // On wgpu, the HUD's own GPU drawing is stamped apart (opened in `begin_draw`).
         #[cfg(feature = "wgpu")]
         if let Some(end) = hud_layer_end {
@@ -337,8 +338,8 @@ impl FpsMonitor {
 fn draw_on_layer(
     ctx: &egui::Context,
     ids: &HudIds,
-    anchor: egui::Align2,
-    offset: egui::Vec2,
+    (anchor, offset): (egui::Align2, egui::Vec2),
+    relayout: Relayout,
     view: &mut HudView,
 ) {
     use egui::emath::GuiRounding as _;
@@ -346,7 +347,7 @@ fn draw_on_layer(
     // One painter for both steps: a layer's painter clips to the viewport's content rect,
     // the screen the HUD is placed in.
     let painter = ctx.layer_painter(ids.layer);
-    let Some(size) = view.prepare(&painter) else {
+    let Some(size) = view.prepare(&painter, relayout) else {
         return;
     };
     let screen = painter.clip_rect();

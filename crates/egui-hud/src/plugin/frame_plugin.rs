@@ -182,6 +182,7 @@ impl FramePlugin {
         let draw = HudDraw {
             details: state.details(),
             rows: state.rows_to_show(),
+            relayout: state.relayout(),
             view: state.take_view(),
             ids,
             anchor: state.config.anchor,

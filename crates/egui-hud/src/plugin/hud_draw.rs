@@ -2,13 +2,15 @@ use std::time::Duration;
 
 use crate::view::details_window::DetailsData;
 use crate::view::hud_ids::HudIds;
-use crate::view::hud_view::HudView;
+use crate::view::hud_view::{HudView, Relayout};
 use crate::view::row_list::RowList;
 
 /// What `fps_monitor` needs to draw, taken out of the plugin so that its lock is not held
 /// while egui widgets run.
 pub(crate) struct HudDraw {
     pub(crate) view: Box<HudView>,
+    /// Where a refresh's layout is made (see [`Relayout`]).
+    pub(crate) relayout: Relayout,
     /// The viewport's HUD ids, worked out once.
     pub(crate) ids: HudIds,
     /// The rows to show this pass.

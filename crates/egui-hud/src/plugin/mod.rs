@@ -10,4 +10,5 @@ pub(crate) mod gpu_sampled;
 pub(crate) mod hud_config;
 pub(crate) mod hud_draw;
 pub(crate) mod presentation_feed;
+pub(crate) mod view_home;
 pub(crate) mod viewport_state;

@@ -31,6 +31,7 @@ use crate::plugin::gpu_sampled::GpuSampled;
 use crate::plugin::hud_config::{HudConfig, ShowSettings};
 use crate::plugin::hud_draw::DrawOutcome;
 use crate::plugin::presentation_feed::{PresentationFeed, PresentationRead};
+use crate::plugin::view_home::ViewHome;
 use crate::repaint::own_discard::OWN_DISCARD_FILE;
 use crate::repaint::repaint_ledger::RepaintLedger;
 use crate::repaint::repaint_sites::RepaintSites;
@@ -41,7 +42,7 @@ use crate::view::details_window::DetailsData;
 use crate::view::hud_ids::HudIds;
 use crate::view::hud_preset::HudPreset;
 use crate::view::hud_row::HudRow;
-use crate::view::hud_view::HudView;
+use crate::view::hud_view::{HudView, Relayout};
 use crate::view::readout_hover::ReadoutHover;
 use crate::view::row_choice::RowChoice;
 use crate::view::row_list::RowList;
@@ -72,9 +73,8 @@ pub(crate) struct ViewportState {
     pub(crate) tick: Tick,
     /// How the integration ran the last frame (see [`Pacing`]).
     pub(crate) pacing: Pacing,
-    /// `None` while `fps_monitor` has it out to draw. Boxed: the view (about 1 KB) goes out and
-    /// back every pass, and a moved box copies a pointer, not the view through cold cache lines.
-    view: Option<Box<HudView>>,
+    /// The view: here, out to draw, or being laid out after a refresh.
+    view: ViewHome,
     /// The HUD's egui ids on this viewport, worked out at the first draw.
     ids: Option<HudIds>,
     displayed: Option<Snapshot>,
@@ -202,13 +202,6 @@ impl ViewportState {
     }
 }
 
-/// A default view, out of line (see [`ViewportState::new_out_of_line`]).
-#[cold]
-#[inline(never)]
-fn new_view_out_of_line() -> Box<HudView> {
-    Box::default()
-}
-
 impl Default for ViewportState {
     fn default() -> Self {
         Self {
@@ -221,7 +214,7 @@ impl Default for ViewportState {
             frame: None,
             tick: Tick::default(),
             pacing: Pacing::default(),
-            view: Some(Box::default()),
+            view: ViewHome::default(),
             ids: None,
             displayed: None,
             displayed_lacks: SnapshotParts::NONE,
@@ -433,7 +426,18 @@ impl ViewportState {
 
     /// The view, out for drawing (a default one the first time).
     pub(crate) fn take_view(&mut self) -> Box<HudView> {
-        self.view.take().unwrap_or_else(new_view_out_of_line)
+        self.view.take()
+    }
+
+    /// Where this pass may make a refresh's layout: off the UI thread when the frame was asked
+    /// for at once after the last (an app that runs every frame), so that the next frame, which
+    /// shows it, follows at once. Free.
+    pub(crate) fn relayout(&self) -> Relayout {
+        let next_soon = self
+            .frame
+            .as_ref()
+            .is_some_and(|frame| frame.facts.back_to_back());
+        self.view.relayout(next_soon)
     }
 
     /// After the HUD drew: the view comes back, the details window's state is kept, the time
@@ -445,7 +449,7 @@ impl ViewportState {
         } else {
             None
         };
-        self.view = Some(drawn.view);
+        self.view.put_back(drawn.view);
         self.details_open = drawn.details_open;
         if let Some((frame, clock)) = self.frame_and_clock() {
             frame.discard_requested |= drawn.resized;
@@ -881,7 +885,7 @@ impl ViewportState {
     pub(crate) fn ensure_hover(&mut self, ctx: &egui::Context) {
         // The pointer over where the readout was drawn: egui may still find another window
         // above it there, and then the text is built for nothing, once.
-        if self.view.as_ref().is_none_or(|view| {
+        if self.view.get_mut().is_none_or(|view| {
             !view.lacks_hover() || !view.pointer_over_readout(ctx.input(|i| i.pointer.hover_pos()))
         }) {
             return;
@@ -889,7 +893,7 @@ impl ViewportState {
         // The hover names the lows and the latency stages whatever the rows.
         self.flush_recorder();
         self.fill_displayed(SnapshotParts::ALL);
-        let (Some(view), Some(snapshot)) = (&mut self.view, &self.displayed) else {
+        let (Some(view), Some(snapshot)) = (self.view.get_mut(), &self.displayed) else {
             return;
         };
         let hover = ReadoutHover {
@@ -937,7 +941,7 @@ impl ViewportState {
         snapshot.gpu_clock_uncertainty = self.gpu_clock_uncertainty;
         snapshot.gpu_overlay_cost = self.gpu_overlay_cost;
         snapshot.presentation_unavailable = self.presentation.note().cloned();
-        if let Some(view) = &mut self.view {
+        if let Some(view) = self.view.get_mut() {
             // The frames the log completed (a few behind the sampler's), so that spike markers
             // sit on their frames.
             let log = self.recorder.log();
@@ -954,12 +958,12 @@ impl ViewportState {
     /// Whether the view's readouts were formatted for every row to show (a refresh formats
     /// only the rows shown then), or there is nothing to format them from yet (before the
     /// first refresh). A bit test a frame, after building the list to show.
-    pub(crate) fn readouts_cover_shown(&self) -> bool {
+    pub(crate) fn readouts_cover_shown(&mut self) -> bool {
         let rows = self.rows_to_show();
         self.displayed.is_none()
             || self
                 .view
-                .as_ref()
+                .get_mut()
                 .is_none_or(|view| view.readouts_cover(rows))
     }
 
@@ -972,7 +976,7 @@ impl ViewportState {
         self.flush_recorder();
         self.fill_displayed(parts_shown_in(rows));
         let benchmark = self.benchmark_status();
-        let (Some(view), Some(snapshot)) = (&mut self.view, &self.displayed) else {
+        let (Some(view), Some(snapshot)) = (self.view.get_mut(), &self.displayed) else {
             return;
         };
         view.set_rows(rows);
@@ -1168,7 +1172,7 @@ impl ViewportState {
         self.frame = None;
         self.tick = Tick::default();
         self.hud_cost_after_end = Duration::ZERO;
-        if let Some(view) = &mut self.view {
+        if let Some(view) = self.view.get_mut() {
             view.clear_readouts();
         }
     }
@@ -1279,7 +1283,7 @@ impl ViewportState {
     #[cfg(feature = "wgpu")]
     fn shows_gpu_results(&self) -> bool {
         let rows = self.rows_to_show();
-        let expanded = self.view.as_ref().is_some_and(|view| !view.collapsed);
+        let expanded = self.view.is_expanded();
         let row_reads = [HudRow::Gpu, HudRow::Latency, HudRow::Spikes]
             .into_iter()
             .any(|row| rows.contains(row));

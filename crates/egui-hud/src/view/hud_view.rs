@@ -17,7 +17,7 @@ use crate::view::placed_text::PlacedText;
 use crate::view::plot_line::PlotLine;
 use crate::view::readout_row::ReadoutRow;
 use crate::view::row_list::RowList;
-use crate::view::text_cache::{CharacterSet, TextCache};
+use crate::view::text_cache::{CharacterSet, Shaping, TextCache};
 use crate::view::text_quads::TextQuads;
 use crate::view::value_text::{DurationText, FpsText, format_percent};
 use profiler_core::record::frame_log::{FrameLog, MAX_SPIKES};
@@ -66,6 +66,12 @@ pub(crate) struct HudView {
     /// frames, path order (a breakdown: its width is not the LATENCY row's value).
     latency_p50: Vec<(LatencyStage, Duration)>,
     layout: Option<Layout>,
+    /// The readouts changed since `layout` was made (a refresh): it is made again before it is
+    /// drawn, or, with [`Relayout::OffThread`], drawn once more while the new one is made.
+    outdated: bool,
+    /// A new layout to make off the UI thread ([`Self::lay_out_due`]), with what the UI thread
+    /// read for it; `layout` is the last refresh's meanwhile.
+    due_off_thread: Option<LayoutLook>,
     /// An empty galley laid out through egui's galley cache every pass. egui empties that
     /// cache exactly when galleys stop being valid (the font atlas was full and cleared, text
     /// options or fonts changed); a different `Arc` back means the kept layout points into an
@@ -97,6 +103,10 @@ struct LayoutScratch {
     /// The buffers of the last layout's mesh, emptied, taken back when the layout is dropped
     /// (see [`HudView::forget_layout`]); empty when egui still held that mesh.
     mesh: egui::Mesh,
+    /// A dropped layout's mesh that egui still held (a layout made off the UI thread while
+    /// the last pass's mesh waits to be tessellated): its buffers are taken back at the next
+    /// layout, by when egui has let go of it.
+    retired_mesh: Option<Arc<egui::Mesh>>,
     /// The buffers the last layout placed its text in before appending it to the mesh.
     text_mesh: egui::Mesh,
     /// The plot's line, its points' room kept.
@@ -139,6 +149,27 @@ impl KeptTessellator {
 /// The scale, options and font atlas size a tessellator was made for.
 type TessellatorFor = (f32, egui::epaint::TessellationOptions, [usize; 2]);
 
+/// What a layout reads from egui, read on the UI thread: the scale, the tessellation options,
+/// the font atlas's size and the theme's colours.
+#[derive(Clone, Copy)]
+struct LayoutLook {
+    made_for: TessellatorFor,
+    palette: HudPalette,
+}
+
+/// Where the layout a refresh asks for is made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Relayout {
+    /// In the pass that draws it.
+    InThisPass,
+    /// Off the UI thread, after this pass, which draws the last refresh's layout once more (the
+    /// owner hands the view to a [`crate::view::layout_worker::LayoutWorker`] when
+    /// [`HudView::has_layout_due`]): for a frame the next one follows at once, so that the new
+    /// numbers show one frame later. Only for new readouts; a click, new rows or a new look
+    /// are laid out in the pass.
+    OffThread,
+}
+
 /// The HUD laid out for the current readouts and mode (valid for the view's `look`):
 /// backdrop, text, bars and plot tessellated once into one mesh. A frame between refreshes
 /// re-emits that mesh: no widget per row, no text or path tessellated again.
@@ -161,10 +192,10 @@ struct Layout {
     at: egui::Pos2,
 }
 
-/// What lays text out for a layout: the painter (fonts), the colours, the kept galleys, and
-/// the width of the HUD's one-pixel lines.
+/// What lays text out for a layout: egui's fonts or the kept text alone, the colours, the kept
+/// galleys, and the width of the HUD's one-pixel lines.
 struct Pen<'a> {
-    painter: &'a egui::Painter,
+    shaping: Shaping<'a>,
     palette: &'a HudPalette,
     text: &'a mut TextCache,
     /// See [`hairline_width`].
@@ -271,7 +302,7 @@ impl HudView {
         // Built only if the pointer comes over the readout (`Self::set_hover`): most refreshes are
         // never hovered, and the text was a third of a refresh.
         self.hover = None;
-        self.forget_layout();
+        self.outdated = true;
     }
 
     /// The SPIKES row (spikes since the start and the worst of them), the kept spikes' marks on
@@ -329,7 +360,7 @@ impl HudView {
             text.extend(note.chars().take(40));
             self.rows.push(ReadoutRow::note("EXPORT", text));
         }
-        self.forget_layout();
+        self.outdated = true;
     }
 
     pub(crate) fn set_plot(&mut self, draws: impl Iterator<Item = Duration>, budget: Duration) {
@@ -349,7 +380,7 @@ impl HudView {
         let max_sample = self.plot_millis.iter().copied().fold(0.0, f32::max);
         // Headroom above the slowest frame; never so small that noise fills the plot.
         self.plot_top_millis = (max_sample * 1.25).max(budget_millis * 0.05).max(0.01);
-        self.forget_layout();
+        self.outdated = true;
     }
 
     /// The big number for the current mode.
@@ -360,16 +391,42 @@ impl HudView {
         }
     }
 
-    /// Lays the HUD out for `painter`'s layer if anything it shows changed (else free) and
-    /// returns its size, so that it can be placed before it is drawn. `None` before the first
-    /// layout.
-    pub(crate) fn prepare(&mut self, painter: &egui::Painter) -> Option<egui::Vec2> {
+    /// Lays the HUD out for `painter`'s layer if anything it shows changed (else free), new
+    /// readouts where `relayout` says, and returns its size, so that it can be placed before it
+    /// is drawn. `None` before the first layout.
+    pub(crate) fn prepare(
+        &mut self,
+        painter: &egui::Painter,
+        relayout: Relayout,
+    ) -> Option<egui::Vec2> {
         let style = painter.ctx().global_style();
         let dark_mode = style.visuals.dark_mode;
         self.interact_radius = style.interaction.interact_radius;
         let palette = HudPalette::for_theme(dark_mode);
-        self.ensure_layout(painter, dark_mode, &palette);
+        self.ensure_layout(painter, dark_mode, palette, relayout);
         self.layout.as_ref().map(|layout| layout.size)
+    }
+
+    /// Whether a layout is to be made off the UI thread ([`Relayout::OffThread`]) before the
+    /// next pass. Free.
+    pub(crate) fn has_layout_due(&self) -> bool {
+        self.due_off_thread.is_some()
+    }
+
+    /// Makes the layout [`Self::has_layout_due`] says is due, from the kept text alone: on the
+    /// layout worker's thread, or on the UI thread when no worker runs. Text not kept yet (a
+    /// row's new name; a character of a fallback font) leaves no layout: the next pass lays
+    /// the HUD out on the UI thread, with egui's fonts. Does not touch egui's `Context`.
+    pub(crate) fn lay_out_due(&mut self) {
+        let Some(look) = self.due_off_thread.take() else {
+            return;
+        };
+        self.lay_out_with(Shaping::KeptOnly, &look);
+        if self.text.take_lacked_text() {
+            self.forget_layout();
+        } else {
+            self.outdated = false;
+        }
     }
 
     /// Draws the HUD laid out by [`Self::prepare`] with `painter` (on the HUD's layer), its
@@ -446,7 +503,13 @@ impl HudView {
         }
     }
 
-    fn ensure_layout(&mut self, painter: &egui::Painter, dark_mode: bool, palette: &HudPalette) {
+    fn ensure_layout(
+        &mut self,
+        painter: &egui::Painter,
+        dark_mode: bool,
+        palette: HudPalette,
+        relayout: Relayout,
+    ) {
         let pixels_per_point = painter.pixels_per_point();
         // An empty job: found in egui's cache without a `String` or a section to allocate.
         let (font_image_size, sentinel) = painter.ctx().fonts_mut(|fonts| {
@@ -461,36 +524,43 @@ impl HudView {
         let look = (dark_mode, pixels_per_point, font_image_size);
         let same_look = atlas_kept && self.look == Some(look);
         self.look = Some(look);
-        if same_look
-            && self.layout.as_ref().is_some_and(|l| {
-                l.mode == self.mode && l.collapsed == self.collapsed && l.shown == self.shown
-            })
-        {
+        let same_shape = self.layout.as_ref().is_some_and(|l| {
+            l.mode == self.mode && l.collapsed == self.collapsed && l.shown == self.shown
+        });
+        if same_look && same_shape && !self.outdated {
             return;
         }
-        self.lay_out_anew(
-            painter,
-            same_look,
-            pixels_per_point,
-            font_image_size,
+        let layout_look = LayoutLook {
+            made_for: (
+                pixels_per_point,
+                painter.ctx().tessellation_options(|o| *o),
+                font_image_size,
+            ),
             palette,
-        );
+        };
+        let only_readouts = same_look && same_shape;
+        self.lay_out_anew(painter, (only_readouts, relayout), same_look, &layout_look);
     }
 
     /// [`Self::ensure_layout`]'s work when the layout must be made again (a refresh, a click,
     /// another look): kept out of line, so that the check every frame makes stays a few
     /// instruction lines instead of running through this code's (the HUD's frames between
-    /// refreshes run with cold caches in a real window).
+    /// refreshes run with cold caches in a real window). New readouts alone, with
+    /// [`Relayout::OffThread`], are left for [`Self::lay_out_due`].
     #[cold]
     #[inline(never)]
     fn lay_out_anew(
         &mut self,
         painter: &egui::Painter,
+        (only_readouts, relayout): (bool, Relayout),
         same_look: bool,
-        pixels_per_point: f32,
-        font_image_size: [usize; 2],
-        palette: &HudPalette,
+        look: &LayoutLook,
     ) {
+        if only_readouts && relayout == Relayout::OffThread {
+            // This pass draws the last refresh's layout.
+            self.due_off_thread = Some(*look);
+            return;
+        }
         if !same_look {
             self.text.clear();
             self.text.lay_out_common(
@@ -506,9 +576,17 @@ impl HudView {
                 ],
             );
         }
-        let options = painter.ctx().tessellation_options(|o| *o);
+        // Laid out here: a layout due off the UI thread is not made there too.
+        self.due_off_thread = None;
+        self.lay_out_with(Shaping::Fonts(painter), look);
+        self.outdated = false;
+    }
+
+    /// Lays the HUD out anew for `look`, its text through `shaping`.
+    fn lay_out_with(&mut self, shaping: Shaping<'_>, look: &LayoutLook) {
+        let LayoutLook { made_for, palette } = *look;
+        let (pixels_per_point, options, font_image_size) = made_for;
         let hairline = hairline_width(pixels_per_point, &options);
-        let made_for = (pixels_per_point, options, font_image_size);
         let mut tessellator = match self.scratch.tessellator.take() {
             Some(kept) if kept.made_for == made_for => kept,
             _ => KeptTessellator {
@@ -528,8 +606,8 @@ impl HudView {
         let mut text = std::mem::take(&mut self.text);
         let quads = TextQuads::new(pixels_per_point, &options, font_image_size);
         let mut pen = Pen {
-            painter,
-            palette,
+            shaping,
+            palette: &palette,
             text: &mut text,
             hairline,
             placed: PlacedText::in_buffers(
@@ -569,38 +647,7 @@ impl HudView {
         mut mesh: egui::Mesh,
     ) -> (Layout, egui::Mesh) {
         debug_assert!(shapes.is_empty(), "the last layout left its shapes empty");
-        let (painter, palette) = (pen.painter, pen.palette);
-        let number_font = FontId::monospace(if self.collapsed {
-            COLLAPSED_NUMBER_SIZE
-        } else {
-            NUMBER_SIZE
-        });
-        pen.line.clear();
-        match self.main_value() {
-            Some(value) => {
-                let _ = write!(pen.line, "{}", FpsText(value));
-            }
-            None => pen.line.push_str("--"),
-        }
-        let label = pen
-            .text
-            .word(painter, self.mode.label(), &FontId::monospace(10.0));
-        let number = pen.text.place(
-            painter,
-            &pen.line,
-            &number_font,
-            (pos2(MARGIN, MARGIN), palette.text),
-            &mut pen.placed,
-        );
-        let readout = egui::Rect::from_min_size(
-            pos2(MARGIN, MARGIN),
-            vec2(number.x + LABEL_GAP + label.size().x, number.y),
-        );
-        let label_pos = pos2(
-            readout.min.x + number.x + LABEL_GAP,
-            readout.max.y - label.size().y - 3.0,
-        );
-        pen.placed.galley(label_pos, label, palette.dim);
+        let readout = self.readout_text(pen);
         let mut rows_text = String::with_capacity(self.scratch.rows_text_bytes);
         let mut details = None;
         let mut bottom = readout.max.y;
@@ -632,10 +679,10 @@ impl HudView {
         let backdrop = egui::epaint::RectShape::new(
             egui::Rect::from_min_size(egui::Pos2::ZERO, size),
             6,
-            palette.backdrop,
+            pen.palette.backdrop,
             // A full point: at the hairline width egui would paint the border as a ridge that
             // reaches a pixel outside the backdrop.
-            Stroke::new(1.0, palette.border),
+            Stroke::new(1.0, pen.palette.border),
             egui::StrokeKind::Inside,
         );
         debug_assert!(mesh.is_empty(), "the layout is written in emptied buffers");
@@ -674,16 +721,65 @@ impl HudView {
         (layout, text)
     }
 
+    /// The main readout: the big number and its label, at the top-left. Returns its rectangle.
+    fn readout_text(&self, pen: &mut Pen<'_>) -> egui::Rect {
+        let palette = pen.palette;
+        let number_font = FontId::monospace(if self.collapsed {
+            COLLAPSED_NUMBER_SIZE
+        } else {
+            NUMBER_SIZE
+        });
+        pen.line.clear();
+        match self.main_value() {
+            Some(value) => {
+                let _ = write!(pen.line, "{}", FpsText(value));
+            }
+            None => pen.line.push_str("--"),
+        }
+        let label = pen
+            .text
+            .word(pen.shaping, self.mode.label(), &FontId::monospace(10.0));
+        let label_size = label
+            .as_ref()
+            .map_or(egui::Vec2::ZERO, |label| label.size());
+        let number = pen.text.place(
+            pen.shaping,
+            &pen.line,
+            &number_font,
+            (pos2(MARGIN, MARGIN), palette.text),
+            &mut pen.placed,
+        );
+        let readout = egui::Rect::from_min_size(
+            pos2(MARGIN, MARGIN),
+            vec2(number.x + LABEL_GAP + label_size.x, number.y),
+        );
+        let label_pos = pos2(
+            readout.min.x + number.x + LABEL_GAP,
+            readout.max.y - label_size.y - 3.0,
+        );
+        if let Some(label) = label {
+            pen.placed.galley(label_pos, label, palette.dim);
+        }
+        readout
+    }
+
     /// Drops the layout (the next `prepare` lays the HUD out again), keeping its mesh's
-    /// buffers for the next layout when nothing else holds the mesh: egui let go of its copy
-    /// when it tessellated the pass the mesh was drawn in, so between frames it is the view's
-    /// alone.
+    /// buffers for the next layout: egui let go of its copy when it tessellated the pass the
+    /// mesh was drawn in, so between frames it is the view's alone. Off the UI thread egui may
+    /// still hold it: it is kept then, and its buffers taken back by the next layout.
     fn forget_layout(&mut self) {
-        if let Some(layout) = self.layout.take()
-            && let Ok(mut mesh) = Arc::try_unwrap(layout.mesh)
-        {
-            empty_keeping_room(&mut mesh);
-            self.scratch.mesh = mesh;
+        let Some(layout) = self.layout.take() else {
+            return;
+        };
+        let retired = self.scratch.retired_mesh.take();
+        for mesh in retired.into_iter().chain([layout.mesh]) {
+            match Arc::try_unwrap(mesh) {
+                Ok(mut mesh) => {
+                    empty_keeping_room(&mut mesh);
+                    self.scratch.mesh = mesh;
+                }
+                Err(held) => self.scratch.retired_mesh = Some(held),
+            }
         }
     }
 
@@ -705,14 +801,14 @@ impl HudView {
             let _ = write!(pen.line, "{}", DurationText(scale));
         }
         pen.text.place(
-            pen.painter,
+            pen.shaping,
             &pen.line,
             &small_font(),
             (plot.min, pen.palette.dim),
             &mut pen.placed,
         );
         let size = pen.text.place(
-            pen.painter,
+            pen.shaping,
             DETAILS_LABEL,
             &small_font(),
             (pos2(MARGIN, plot.max.y + 2.0), pen.palette.dim),
@@ -734,7 +830,7 @@ impl HudView {
         rows_text: &mut String,
     ) -> (f32, f32) {
         let Pen {
-            painter,
+            shaping,
             palette,
             text,
             hairline,
@@ -743,7 +839,7 @@ impl HudView {
         } = pen;
         let (mut bottom, mut width) = (top, 0.0_f32);
         let font = row_font();
-        let advance = text.measure(painter, " ", &font).x;
+        let advance = text.measure(*shaping, " ", &font).x;
         for row in self.rows.as_slice().iter().filter(|row| row.kind == kind) {
             let pos = pos2(MARGIN, bottom + SPACING.y);
             // Placed a character at a time, like the values: the name column is monospace, so
@@ -753,9 +849,9 @@ impl HudView {
             let column = advance * (indent + name_chars) as f32;
             #[expect(clippy::cast_precision_loss, reason = "an indent of a few characters")]
             let name_at = pos2(pos.x + advance * indent as f32, pos.y);
-            let name = text.place(painter, &row.name, &font, (name_at, palette.dim), placed);
+            let name = text.place(*shaping, &row.name, &font, (name_at, palette.dim), placed);
             let value = text.place(
-                painter,
+                *shaping,
                 &row.value,
                 &font,
                 (pos2(pos.x + column, pos.y), palette.grade(row.grade)),
@@ -803,7 +899,7 @@ impl HudView {
     /// the path, and a legend of the stages in their colours. Returns its bottom.
     fn latency_shapes(&self, pen: &mut Pen<'_>, top: f32, shapes: &mut Vec<egui::Shape>) -> f32 {
         let Pen {
-            painter,
+            shaping,
             palette,
             text,
             placed,
@@ -844,11 +940,11 @@ impl HudView {
         for &(stage, p50) in &self.latency_p50 {
             line.clear();
             let _ = write!(line, "{} {}", stage.name(), DurationText(p50));
-            let size = text.measure(painter, line, &font);
+            let size = text.measure(*shaping, line, &font);
             if x > bar.min.x && x + size.x > bar.max.x {
                 (x, y) = (bar.min.x, y + line_height);
             }
-            text.place(painter, line, &font, (pos2(x, y), colour(stage)), placed);
+            text.place(*shaping, line, &font, (pos2(x, y), colour(stage)), placed);
             x += size.x + 2.0 * SPACING.x;
             line_height = line_height.max(size.y);
         }
@@ -1127,7 +1223,7 @@ mod tests {
     fn drawn_mesh(ctx: &egui::Context, view: &mut HudView) -> Arc<egui::Mesh> {
         let ids = HudIds::of(egui::ViewportId::ROOT);
         let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
-            view.prepare(ui.painter());
+            view.prepare(ui.painter(), Relayout::InThisPass);
             let mut widgets = LayerWidgets::new(ui.ctx(), ui.layer_id(), ui.clip_rect());
             view.draw(ui.painter(), &mut widgets, ui.min_rect().min, &ids);
         });
@@ -1334,7 +1430,7 @@ mod tests {
                 for line in 0..20 {
                     ui.label(format!("the app's line {line}"));
                 }
-                view.prepare(ui.painter());
+                view.prepare(ui.painter(), Relayout::InThisPass);
                 let mut widgets = LayerWidgets::new(ui.ctx(), ui.layer_id(), ui.clip_rect());
                 view.draw(ui.painter(), &mut widgets, pos2(300.0, 10.0), &ids);
             });
@@ -1421,6 +1517,106 @@ mod tests {
         assert!(*taller == *fresh_mesh(&snapshot), "made again, as afresh");
     }
 
+    /// The view's mesh as `prepare` with `relayout` leaves it, drawn in one pass.
+    fn mesh_drawn_with(
+        ctx: &egui::Context,
+        view: &mut HudView,
+        relayout: Relayout,
+    ) -> Arc<egui::Mesh> {
+        let ids = HudIds::of(egui::ViewportId::ROOT);
+        let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
+            view.prepare(ui.painter(), relayout);
+            let mut widgets = LayerWidgets::new(ui.ctx(), ui.layer_id(), ui.clip_rect());
+            view.draw(ui.painter(), &mut widgets, ui.min_rect().min, &ids);
+        });
+        output.textures_delta.clear(); // nothing paints here
+        let layout = view.layout.as_ref().expect("laid out");
+        Arc::clone(&layout.mesh)
+    }
+
+    /// New readouts with `Relayout::OffThread`: the pass draws the last refresh's mesh, and
+    /// the layout made on another thread after it (from the kept text alone) is the mesh a view
+    /// laying out for the first time makes in its pass; the next pass draws it without laying
+    /// out again.
+    #[test]
+    fn a_layout_made_off_the_ui_thread_is_the_one_made_in_the_pass() {
+        let ctx = egui::Context::default();
+        let mut snapshot = frame_and_p95_snapshot();
+        let mut view = Box::new(HudView::default());
+        view.set_rows(RowList::new(HudPreset::Full.rows()));
+        view.set_readouts(&snapshot, None);
+        let first = mesh_drawn_with(&ctx, &mut view, Relayout::OffThread);
+        assert!(
+            !view.has_layout_due(),
+            "the first layout is made in its pass"
+        );
+
+        snapshot.frame = Some(Duration::from_millis(5));
+        snapshot.drop = Some(0.25); // one more row
+        view.set_readouts(&snapshot, None);
+        let meanwhile = mesh_drawn_with(&ctx, &mut view, Relayout::OffThread);
+        assert!(
+            Arc::ptr_eq(&meanwhile, &first),
+            "the last refresh's mesh, drawn again"
+        );
+        assert!(view.has_layout_due(), "the new one is left for the worker");
+        drop((first, meanwhile)); // egui's copy went with its pass
+
+        let mut view = std::thread::Builder::new()
+            .name("layout".to_owned())
+            .spawn(move || {
+                view.lay_out_due();
+                view
+            })
+            .expect("a thread")
+            .join()
+            .expect("the layout thread ran");
+        assert!(!view.has_layout_due());
+        let laid_out = Arc::clone(&view.layout.as_ref().expect("laid out there").mesh);
+        assert!(
+            *laid_out == *full_mesh_afresh(&ctx, &snapshot),
+            "off the UI thread as in the pass"
+        );
+        let next = mesh_drawn_with(&ctx, &mut view, Relayout::OffThread);
+        assert!(
+            Arc::ptr_eq(&next, &laid_out),
+            "drawn as made, not made again"
+        );
+    }
+
+    /// Text the view has not kept (a character outside those laid out up front) cannot be laid out
+    /// off the UI thread: that layout is dropped, and the next pass lays the HUD out with
+    /// egui's fonts, as a view laying out for the first time would.
+    #[test]
+    fn text_not_kept_leaves_the_layout_to_the_next_pass() {
+        let ctx = egui::Context::default();
+        let snapshot = frame_and_p95_snapshot();
+        let mut view = HudView::default();
+        view.set_rows(RowList::new(HudPreset::Full.rows()));
+        view.set_readouts(&snapshot, None);
+        let _ = mesh_drawn_with(&ctx, &mut view, Relayout::OffThread);
+        view.set_readouts(&snapshot, None);
+        // A note with a character the view has not laid out (an export's path).
+        let note = view.rows.text(format_args!("saved in ~/Téléchargements"));
+        view.rows.push(ReadoutRow::note("EXPORT", note));
+        let _ = mesh_drawn_with(&ctx, &mut view, Relayout::OffThread);
+        assert!(view.has_layout_due());
+        view.lay_out_due();
+        assert!(view.layout.is_none(), "a layout lacking text is not shown");
+        let mesh = mesh_drawn_with(&ctx, &mut view, Relayout::OffThread);
+        let mut expected = HudView::default();
+        expected.set_rows(RowList::new(HudPreset::Full.rows()));
+        expected.set_readouts(&snapshot, None);
+        let note = expected
+            .rows
+            .text(format_args!("saved in ~/Téléchargements"));
+        expected.rows.push(ReadoutRow::note("EXPORT", note));
+        assert!(
+            *mesh == *drawn_mesh(&ctx, &mut expected),
+            "laid out in the pass"
+        );
+    }
+
     /// A refresh lays the HUD out in the buffers of the last layout's mesh, once egui has let
     /// go of it, instead of allocating new ones; while something still holds the last mesh, in
     /// new buffers, leaving that mesh as it was. Either way the mesh is the one a view laying out
@@ -1479,7 +1675,7 @@ mod tests {
         let draw_at = |view: &mut HudView, at: egui::Pos2| {
             let mut laid_out = None;
             let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
-                view.prepare(ui.painter());
+                view.prepare(ui.painter(), Relayout::InThisPass);
                 let layout = view.layout.as_ref().expect("laid out");
                 if layout.at == egui::Pos2::ZERO {
                     laid_out = Some((*layout.mesh).clone());

@@ -11,6 +11,7 @@ pub(crate) mod hud_preset;
 pub(crate) mod hud_row;
 pub(crate) mod hud_view;
 pub(crate) mod layer_widgets;
+pub(crate) mod layout_worker;
 pub(crate) mod main_readout;
 pub(crate) mod placed_text;
 pub(crate) mod plot_line;

@@ -19,6 +19,21 @@ pub(crate) struct TextCache {
     /// One table per font (the HUD uses four): a refresh places a few hundred characters, so
     /// each is found by index, not by a search through every kept character.
     chars: Vec<FontChars>,
+    /// Text was asked for that is not kept, with [`Shaping::KeptOnly`] (see
+    /// [`Self::take_lacked_text`]).
+    lacked_text: bool,
+}
+
+/// What lays out text the cache has not kept yet.
+#[derive(Clone, Copy)]
+pub(crate) enum Shaping<'a> {
+    /// egui's fonts, through a painter: on the UI thread.
+    Fonts(&'a egui::Painter),
+    /// Nothing: a layout off the UI thread, which must not wait on egui's `Context` (the UI
+    /// thread may be waiting on it). What is not kept is left out and noted
+    /// ([`TextCache::take_lacked_text`]): that layout is not shown, and the UI thread makes it
+    /// again.
+    KeptOnly,
 }
 
 /// Which characters [`TextCache::lay_out_common`] lays out for a font.
@@ -51,19 +66,28 @@ impl FontChars {
         }
     }
 
-    /// `c` in this table's font, laid out on first use.
-    fn char(&mut self, painter: &egui::Painter, c: char) -> &KeptChar {
+    /// `c` in this table's font, laid out on first use (`None`: not kept, and `shaping` lays
+    /// nothing out).
+    fn char(&mut self, shaping: Shaping<'_>, c: char) -> Option<&KeptChar> {
         let font = &self.font;
-        let layout = || KeptChar::lay_out(painter, c, font);
+        let layout = || match shaping {
+            Shaping::Fonts(painter) => Some(KeptChar::lay_out(painter, c, font)),
+            Shaping::KeptOnly => None,
+        };
         if let Some(slot) = self.ascii.get_mut(c as usize) {
-            return slot.get_or_insert_with(layout);
+            if slot.is_none() {
+                *slot = layout();
+            }
+            return slot.as_ref();
         }
         let known = self.other.iter().position(|(known, _)| *known == c);
-        let at = known.unwrap_or_else(|| {
-            self.other.push((c, layout()));
+        let at = if let Some(at) = known {
+            at
+        } else {
+            self.other.push((c, layout()?));
             self.other.len() - 1
-        });
-        &self.other[at].1
+        };
+        self.other.get(at).map(|(_, kept)| kept)
     }
 }
 
@@ -98,13 +122,21 @@ impl TextCache {
     pub(crate) fn clear(&mut self) {
         self.words.clear();
         self.chars.clear();
+        self.lacked_text = false;
+    }
+
+    /// Whether text was asked for that was not kept, with [`Shaping::KeptOnly`], since the last
+    /// call: the layout that asked for it lacks that text.
+    pub(crate) fn take_lacked_text(&mut self) -> bool {
+        std::mem::take(&mut self.lacked_text)
     }
 
     /// Lays out, up front, the characters the HUD's values are made of (digits and signs in
     /// the big number's fonts; printable ASCII and the few others in the rows' and the plot's):
     /// the view calls it when the cache starts empty (the HUD's first frame, a warm-up frame,
     /// or a new atlas, scale or theme), so that a row or value appearing later does not shape
-    /// and rasterise its glyphs in a counted frame. A few ms, once: about 250 characters.
+    /// and rasterise its glyphs in a counted frame, nor leave a layout off the UI thread
+    /// lacking them. A few ms, once: about 250 characters.
     pub(crate) fn lay_out_common(
         &mut self,
         painter: &egui::Painter,
@@ -115,31 +147,36 @@ impl TextCache {
                 CharacterSet::Number => &mut "0123456789.-".chars(),
                 CharacterSet::Text => &mut (' '..='~').chain("µ·—▸".chars()),
             };
-            let table = self.table(font);
+            let table = table_of(&mut self.chars, font);
             for c in chars {
-                table.char(painter, c);
+                table.char(Shaping::Fonts(painter), c);
             }
         }
     }
 
-    /// `text` as one galley, laid out on first use.
+    /// `text` as one galley, laid out on first use (`None`: not kept, and `shaping` lays
+    /// nothing out).
     pub(crate) fn word(
         &mut self,
-        painter: &egui::Painter,
+        shaping: Shaping<'_>,
         text: &str,
         font: &FontId,
-    ) -> Arc<Galley> {
+    ) -> Option<Arc<Galley>> {
         if let Some((_, _, galley)) = self
             .words
             .iter()
             .find(|(known, known_font, _)| known == text && known_font == font)
         {
-            return Arc::clone(galley);
+            return Some(Arc::clone(galley));
         }
+        let Shaping::Fonts(painter) = shaping else {
+            self.lacked_text = true;
+            return None;
+        };
         let galley = painter.layout_no_wrap(text.to_owned(), font.clone(), Color32::PLACEHOLDER);
         self.words
             .push((text.to_owned(), font.clone(), Arc::clone(&galley)));
-        galley
+        Some(galley)
     }
 
     /// Places `text` at `pos` in `colour` into `out`, a character at a time, and returns its
@@ -147,7 +184,7 @@ impl TextCache {
     /// monospace run) lays the whole text out instead, without keeping it.
     pub(crate) fn place(
         &mut self,
-        painter: &egui::Painter,
+        shaping: Shaping<'_>,
         text: &str,
         font: &FontId,
         (pos, colour): (egui::Pos2, Color32),
@@ -156,13 +193,20 @@ impl TextCache {
         let first = out.mark();
         let mut size = egui::Vec2::ZERO;
         let mut advance = None;
-        let table = self.table(font);
+        let table = table_of(&mut self.chars, font);
         for c in text.chars() {
-            let kept = table.char(painter, c);
+            let Some(kept) = table.char(shaping, c) else {
+                self.lacked_text = true;
+                continue;
+            };
             let glyph = kept.size;
             if *advance.get_or_insert(glyph.x) != glyph.x {
                 // Laid out whole, and not kept: values change at every refresh.
                 out.truncate(first);
+                let Shaping::Fonts(painter) = shaping else {
+                    self.lacked_text = true;
+                    return size;
+                };
                 let whole =
                     painter.layout_no_wrap(text.to_owned(), font.clone(), Color32::PLACEHOLDER);
                 let whole_size = whole.size();
@@ -182,28 +226,32 @@ impl TextCache {
     /// The size `text` takes when placed (see [`Self::place`]), from the kept characters.
     pub(crate) fn measure(
         &mut self,
-        painter: &egui::Painter,
+        shaping: Shaping<'_>,
         text: &str,
         font: &FontId,
     ) -> egui::Vec2 {
-        let table = self.table(font);
-        text.chars().fold(egui::Vec2::ZERO, |size, c| {
-            let glyph = table.char(painter, c).size;
-            egui::vec2(size.x + glyph.x, size.y.max(glyph.y))
-        })
+        let table = table_of(&mut self.chars, font);
+        let mut size = egui::Vec2::ZERO;
+        for c in text.chars() {
+            let Some(kept) = table.char(shaping, c) else {
+                self.lacked_text = true;
+                continue;
+            };
+            size = egui::vec2(size.x + kept.size.x, size.y.max(kept.size.y));
+        }
+        size
     }
+}
 
-    /// `font`'s table, made on first use. Found once per text, not per character: the HUD's
-    /// four fonts are compared by value.
-    fn table(&mut self, font: &FontId) -> &mut FontChars {
-        let found = self.chars.iter().position(|table| &table.font == font);
-        let index = found.unwrap_or_else(|| {
-            self.chars.push(FontChars::new(font));
-            self.chars.len() - 1
-        });
-        // `index` was found or pushed just above.
-        &mut self.chars[index]
-    }
+/// `font`'s table in `tables`, made on first use. Found once per text, not per character: the
+/// HUD's four fonts are compared by value.
+fn table_of<'a>(tables: &'a mut Vec<FontChars>, font: &FontId) -> &'a mut FontChars {
+    let found = tables.iter().position(|table| &table.font == font);
+    let index = found.unwrap_or_else(|| {
+        tables.push(FontChars::new(font));
+        tables.len() - 1
+    });
+    &mut tables[index]
 }
 
 #[cfg(test)]
@@ -244,7 +292,7 @@ mod tests {
             values.extend([900, 5 << 20, 3 << 30].map(format_bytes));
             values.push("3 · worst 12.4 ms — 60 Hz".to_owned());
             for value in &values {
-                cache.measure(painter, value, &font);
+                cache.measure(Shaping::Fonts(painter), value, &font);
             }
             assert_eq!(
                 cache.kept_chars(),
@@ -338,7 +386,13 @@ mod tests {
                     let pos = egui::pos2(3.3, y);
                     // Twice: laid out on first use, then placed from the kept quads.
                     for _ in 0..2 {
-                        cache.place(painter, text, &font, (pos, colour), &mut placed);
+                        cache.place(
+                            Shaping::Fonts(painter),
+                            text,
+                            &font,
+                            (pos, colour),
+                            &mut placed,
+                        );
                         let mut x = pos.x;
                         for c in text.chars() {
                             let galley = painter.layout_no_wrap(
