@@ -1375,16 +1375,26 @@ fn rows_text(output: &egui::FullOutput) -> Option<String> {
     })
 }
 
+/// How [`rows_at_refreshes`] runs its frames.
+#[derive(Clone, Copy, Debug)]
+enum Loop {
+    /// The app asks for the next frame in each, which starts 40 ms after the last began (eframe
+    /// with an animation, a vsynced engine): the UI thread idle for most of each 40 ms.
+    EveryFrame,
+    /// Every frame as soon as the last ended, as the app asks (a loop with no wait for the
+    /// display, at a few hundred frames a second).
+    EveryFrameAtOnce,
+    /// Frames only when egui asks: the app every 150 ms (a clock).
+    Timer,
+}
+
 /// A refresh's new rows, frame by frame, in a loop on egui time and a manual clock where each
 /// frame's draw takes a millisecond longer than the last (so that every refresh shows another
-/// FRAME): `continuous`, the app asks for the next frame in each (eframe with an animation);
-/// otherwise frames run only when egui asks, the app every 150 ms (a clock). Returns, for
-/// each frame that refreshed the readouts after the first few, whether its rows changed and
-/// whether the next frame's did.
-fn rows_at_refreshes(continuous: bool) -> Vec<(bool, bool)> {
+/// FRAME), run as `looping` says. Returns, for each frame that refreshed the readouts after
+/// the first few, whether its rows changed and whether the next frame's did.
+fn rows_at_refreshes(looping: Loop) -> Vec<(bool, bool)> {
     // Each frame's rows, and the readouts (FRAME, samples) as of the HUD's latest refresh.
     type Readouts = Option<(Option<Duration>, usize)>;
-
     let clock = Arc::new(ManualClock::new());
     let ctx = egui::Context::default();
     ctx.enable_accesskit();
@@ -1399,10 +1409,9 @@ fn rows_at_refreshes(continuous: bool) -> Vec<(bool, bool)> {
         let mut output = ctx.run_ui(input, |ui| {
             clock.advance(Duration::from_millis(draw_ms));
             hud_on(&clock).show(ui.ctx());
-            if continuous {
-                ui.ctx().request_repaint();
-            } else {
-                ui.ctx().request_repaint_after(Duration::from_millis(150));
+            match looping {
+                Loop::EveryFrame | Loop::EveryFrameAtOnce => ui.ctx().request_repaint(),
+                Loop::Timer => ui.ctx().request_repaint_after(Duration::from_millis(150)),
             }
         });
         output.textures_delta.clear();
@@ -1412,13 +1421,13 @@ fn rows_at_refreshes(continuous: bool) -> Vec<(bool, bool)> {
             .viewport_output
             .get(&ROOT)
             .map_or(Duration::MAX, |viewport| viewport.repaint_delay);
-        let until_next = if continuous {
-            Duration::from_millis(40)
-        } else {
-            asked.min(Duration::from_secs(1))
+        let idle = match looping {
+            Loop::EveryFrame => Duration::from_millis(40),
+            Loop::EveryFrameAtOnce => Duration::ZERO,
+            Loop::Timer => asked.min(Duration::from_secs(1)),
         };
-        clock.advance(until_next);
-        time_secs += until_next.as_secs_f64();
+        clock.advance(idle);
+        time_secs += (Duration::from_millis(draw_ms) + idle).as_secs_f64();
     }
     let refreshes: Vec<usize> = (1..frames.len() - 1)
         .filter(|&k| frames[k].1.is_some() && frames[k].1 != frames[k - 1].1)
@@ -1436,20 +1445,27 @@ fn rows_at_refreshes(continuous: bool) -> Vec<(bool, bool)> {
         .collect()
 }
 
-/// Behaviour: in an app that runs every frame, a refresh's new rows are laid out off the UI
-/// thread after its frame, which shows the last refresh's rows once more; the next frame shows
-/// them. In an app that runs a frame only when asked (a timer), no frame follows soon: the
-/// refresh's own frame lays them out and shows them.
+/// Behaviour: in an app that runs every frame and leaves the UI thread idle between frames, a
+/// refresh's new rows are laid out off the UI thread after its frame, which shows the last
+/// refresh's rows once more; the next frame shows them. A loop that starts each frame as soon
+/// as the last ended would wait for that thread at its next frame: there, as in an app that
+/// runs a frame only when asked (a timer, where no frame follows soon), the refresh's own frame
+/// lays the rows out and shows them.
 #[test]
 fn a_refresh_is_laid_out_off_the_ui_thread_when_the_next_frame_follows() {
-    for (changed, next_changed) in rows_at_refreshes(true) {
+    for (changed, next_changed) in rows_at_refreshes(Loop::EveryFrame) {
         assert_eq!(
             (changed, next_changed),
             (false, true),
             "every frame: the refresh's frame shows the last rows, the next the new"
         );
     }
-    for (changed, _) in rows_at_refreshes(false) {
-        assert!(changed, "a timer's: the refresh's frame shows the new rows");
+    for looping in [Loop::EveryFrameAtOnce, Loop::Timer] {
+        for (changed, _) in rows_at_refreshes(looping) {
+            assert!(
+                changed,
+                "{looping:?}: the refresh's frame shows the new rows"
+            );
+        }
     }
 }
