@@ -44,7 +44,7 @@ mod render_bench_setup;
 #[path = "support/typical_ui.rs"]
 mod typical_ui;
 use counting_allocator::{CountingAllocator, allocations};
-use render_bench_setup::{frames_and_rounds, micros, target_size};
+use render_bench_setup::{frames_and_rounds, idle_between_frames, micros, target_size};
 use typical_ui::typical_ui;
 
 use egui_hud::profiler_core;
@@ -345,6 +345,7 @@ fn mean(frames: &[FrameCost]) -> FrameCost {
 
 fn main() {
     let (frames_per_round, rounds) = frames_and_rounds();
+    let idle = idle_between_frames();
     let size = target_size();
     let render_state = render_state();
     let info = render_state.adapter.get_info();
@@ -365,13 +366,20 @@ fn main() {
             let show = target.column.shows_hud();
             for _ in 0..frames_per_round {
                 costs.push(target.frame(&render_state, show));
+                if !idle.is_zero() {
+                    std::thread::sleep(idle);
+                }
             }
         }
     }
     println!(
         "hud_render_cost: {} ({:?}), {}x{} target, {rounds} rounds x {frames_per_round} frames \
-         per column, CPU µs per frame (mean)",
-        info.name, info.backend, size[0], size[1]
+         per column, {} µs idle after each, CPU µs per frame (mean)",
+        info.name,
+        info.backend,
+        size[0],
+        size[1],
+        idle.as_micros()
     );
     print_table(&targets, &costs);
 }

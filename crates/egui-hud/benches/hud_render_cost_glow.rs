@@ -60,7 +60,7 @@ mod glow_bench {
     use egui_hud::profiler_core::Snapshot;
 
     use crate::counting_allocator::allocations;
-    use crate::render_bench_setup::{frames_and_rounds, micros, target_size};
+    use crate::render_bench_setup::{frames_and_rounds, idle_between_frames, micros, target_size};
     use crate::typical_ui::typical_ui;
 
     #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -269,6 +269,7 @@ mod glow_bench {
 
     pub(crate) fn run() -> Result<(), String> {
         let (frames_per_round, rounds) = frames_and_rounds();
+        let idle = idle_between_frames();
         let size = target_size();
         let mut gl = headless_gl(size)?;
         // SAFETY: a plain GL query on the current context.
@@ -284,13 +285,19 @@ mod glow_bench {
             for (target, costs) in targets.iter_mut().zip(&mut costs) {
                 for _ in 0..frames_per_round {
                     costs.push(target.frame(&mut gl));
+                    if !idle.is_zero() {
+                        std::thread::sleep(idle);
+                    }
                 }
             }
         }
         println!(
             "hud_render_cost_glow: {renderer} (EGL surfaceless, egui_glow), {}x{} target, \
-             {rounds} rounds x {frames_per_round} frames per column, CPU µs per frame (mean)",
-            size[0], size[1]
+             {rounds} rounds x {frames_per_round} frames per column, {} µs idle after each, CPU µs \
+             per frame (mean)",
+            size[0],
+            size[1],
+            idle.as_micros()
         );
         println!(
             "  {:<14} {:>8} {:>8} {:>8} {:>8} {:>8} | {:>7} {:>6} | {:>9} {:>9}",

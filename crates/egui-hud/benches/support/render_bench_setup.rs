@@ -16,6 +16,17 @@ pub(crate) fn frames_and_rounds() -> (usize, usize) {
     }
 }
 
+/// How long the loop sleeps after each frame: `EGUI_HUD_BENCH_IDLE_US` microseconds, default
+/// 0 (each frame starts as soon as the last ended, as in an engine loop at full speed). A
+/// vsynced window waits for the display between frames; the HUD lays a refresh out off the UI
+/// thread only after a frame that left it idle for 2 ms or more.
+pub(crate) fn idle_between_frames() -> Duration {
+    std::env::var("EGUI_HUD_BENCH_IDLE_US")
+        .ok()
+        .and_then(|micros| micros.parse().ok())
+        .map_or(Duration::ZERO, Duration::from_micros)
+}
+
 /// The target size in pixels: `EGUI_HUD_BENCH_SIZE=WxH`, default 860x520 (the demo's window).
 pub(crate) fn target_size() -> [u32; 2] {
     std::env::var("EGUI_HUD_BENCH_SIZE")
