@@ -17,9 +17,9 @@ pub(crate) fn frames_and_rounds() -> (usize, usize) {
 }
 
 /// How long the loop sleeps after each frame: `EGUI_HUD_BENCH_IDLE_US` microseconds, default
-/// 0 (each frame starts as soon as the last ended, as in an engine loop at full speed). A
-/// vsynced window waits for the display between frames; the HUD lays a refresh out off the UI
-/// thread only after a frame that left it idle for 2 ms or more.
+/// 0 (each frame starts as soon as the last ended). A vsynced window waits for the display
+/// between frames. The benches step egui time 1/60 s a frame, so the HUD lays its refreshes out
+/// off the UI thread: without idle time the frame after a refresh may wait for that layout.
 pub(crate) fn idle_between_frames() -> Duration {
     std::env::var("EGUI_HUD_BENCH_IDLE_US")
         .ok()

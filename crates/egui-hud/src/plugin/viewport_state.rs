@@ -55,14 +55,12 @@ const HIDDEN_AFTER: Duration = Duration::from_secs(1);
 /// The refresh rates a display can have; anything else is a wrong answer, taken as unknown.
 pub(crate) const REFRESH_HZ_RANGE: std::ops::RangeInclusive<f64> = 1.0..=1000.0;
 
-/// The least time the UI thread was idle between the last frame's end and this one's start for
-/// a refresh's layout to be made off the UI thread (see [`ViewportState::relayout`]). A frame
-/// that follows the last at once (an engine loop at thousands of frames a second, a
-/// benchmark) would wait for the worker at its start instead: through the renderer on
-/// lavapipe here, the HUD's own measure read 40.2, 28.8 and 37.9 µs with the worker against
-/// 30.2, 26.5 and 31.9 without. A window at 60 Hz leaves some 15 ms; the layout takes the
-/// worker 55–140 µs.
-const LAYOUT_WORKER_MIN_IDLE: Duration = Duration::from_millis(2);
+/// The least time from the last frame to this one, in egui time, for a refresh's layout to be
+/// made off the UI thread (see [`ViewportState::relayout`]): a loop at more than 500 frames a
+/// second starts its next frame about as soon as the worker starts the layout (55–140 µs on
+/// lavapipe here), and would wait for it there. In egui time, not on the HUD's clock, so that
+/// where the layout is made does not depend on how busy the machine is (a test's frames).
+const LAYOUT_WORKER_MIN_FRAME_INTERVAL_SECS: f64 = 0.002;
 
 /// Everything the HUD keeps for one viewport, owned by the frame plugin: the per-frame work
 /// of the plugin's hooks is done here, by the methods it calls once per hook.
@@ -133,6 +131,8 @@ pub(crate) struct ViewportState {
     frame_causes: FrameCauses,
     /// The latest frame's hand-off, for the next one's interval.
     last_handoff: Option<Duration>,
+    /// The latest frame's egui time, for the next one's interval.
+    last_frame_secs: Option<f64>,
     /// The number of the latest frame begun: paint marks name their frame by it.
     frame_sequence: u64,
     /// The app's repaint requests and discards since the last refresh.
@@ -244,6 +244,7 @@ impl Default for ViewportState {
             recorder: FrameRecorder::new(0, SpikeThreshold::default()),
             frame_causes: FrameCauses::default(),
             last_handoff: None,
+            last_frame_secs: None,
             details_open: false,
             frame_sequence: 0,
             repaint_sites: RepaintSites::default(),
@@ -440,14 +441,16 @@ impl ViewportState {
 
     /// Where this pass may make a refresh's layout: off the UI thread when the frame was asked
     /// for at once after the last (an app that runs every frame), so that the next frame, which
-    /// shows it, follows soon; and when the last frame left the UI thread idle for at least
-    /// [`LAYOUT_WORKER_MIN_IDLE`] before this one, time the worker has for the layout. Free.
+    /// shows it, follows soon; and not at more than 500 frames a second
+    /// ([`LAYOUT_WORKER_MIN_FRAME_INTERVAL_SECS`]), where the next frame would wait for it. Free.
     pub(crate) fn relayout(&self) -> Relayout {
         let next_soon = self.frame.as_ref().is_some_and(|frame| {
-            let idle = self
-                .last_handoff
-                .map(|handoff| frame.started.saturating_sub(handoff));
-            frame.facts.back_to_back() && idle.is_some_and(|idle| idle >= LAYOUT_WORKER_MIN_IDLE)
+            let interval_secs = self
+                .last_frame_secs
+                .map(|last| frame.facts.time_secs - last);
+            frame.facts.back_to_back()
+                && interval_secs
+                    .is_some_and(|interval| interval >= LAYOUT_WORKER_MIN_FRAME_INTERVAL_SECS)
         });
         self.view.relayout(next_soon)
     }
@@ -1003,6 +1006,7 @@ impl ViewportState {
         let Some(frame) = self.frame.take() else {
             return false;
         };
+        self.last_frame_secs = Some(frame.facts.time_secs);
         if !frame.drawn && self.detach_if_hidden(frame.facts.time_secs) {
             return false;
         }

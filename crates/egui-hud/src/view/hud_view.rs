@@ -585,6 +585,9 @@ impl HudView {
     /// Lays the HUD out anew for `look`, its text through `shaping`.
     fn lay_out_with(&mut self, shaping: Shaping<'_>, look: &LayoutLook) {
         let LayoutLook { made_for, palette } = *look;
+        // Where the last layout was drawn, and its size: the new one is drawn there too if it
+        // is as large (see below).
+        let last_place = self.layout.as_ref().map(|last| (last.at, last.size));
         let (pixels_per_point, options, font_image_size) = made_for;
         let hairline = hairline_width(pixels_per_point, &options);
         let mut tessellator = match self.scratch.tessellator.take() {
@@ -619,7 +622,7 @@ impl HudView {
         };
         let mesh = std::mem::take(&mut self.scratch.mesh);
         let mut plot_line = std::mem::take(&mut self.scratch.plot_line);
-        let (layout, text_mesh) = self.lay_out(
+        let (mut layout, text_mesh) = self.lay_out(
             &mut pen,
             &mut tessellator,
             (&mut shapes, &mut plot_line),
@@ -632,6 +635,16 @@ impl HudView {
         self.scratch.line = std::mem::take(&mut pen.line);
         self.scratch.rows_text_bytes = layout.rows_text.len();
         self.mesh_size = (layout.mesh.vertices.len(), layout.mesh.indices.len());
+        if let Some((at, size)) = last_place
+            && size == layout.size
+            && let Some(mesh) = Arc::get_mut(&mut layout.mesh)
+        {
+            // Moved here, while the vertices are in this thread's cache, to where the HUD was
+            // drawn (a HUD of the same size is drawn at the same place): off the UI thread, the
+            // draw would otherwise move them through cold cache lines, about 6 µs on lavapipe.
+            mesh.translate(at.to_vec2());
+            layout.at = at;
+        }
         self.layout = Some(layout);
         self.text = text;
     }
