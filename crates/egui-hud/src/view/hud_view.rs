@@ -1234,15 +1234,7 @@ mod tests {
 
     /// The HUD's mesh after one pass that draws `view`.
     fn drawn_mesh(ctx: &egui::Context, view: &mut HudView) -> Arc<egui::Mesh> {
-        let ids = HudIds::of(egui::ViewportId::ROOT);
-        let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
-            view.prepare(ui.painter(), Relayout::InThisPass);
-            let mut widgets = LayerWidgets::new(ui.ctx(), ui.layer_id(), ui.clip_rect());
-            view.draw(ui.painter(), &mut widgets, ui.min_rect().min, &ids);
-        });
-        output.textures_delta.clear(); // nothing paints here
-        let layout = view.layout.as_ref().expect("laid out");
-        Arc::clone(&layout.mesh)
+        mesh_drawn_with(ctx, view, Relayout::InThisPass)
     }
 
     #[test]
