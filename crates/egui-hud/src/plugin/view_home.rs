@@ -71,6 +71,10 @@ impl ViewHome {
     }
 
     /// Whether the view was expanded when last drawn. Free.
+    #[cfg_attr(
+        not(feature = "wgpu"),
+        expect(dead_code, reason = "only wgpu times GPU passes")
+    )]
     pub(crate) fn is_expanded(&self) -> bool {
         self.expanded
     }
@@ -118,11 +122,13 @@ impl ViewHome {
         if let Some(view) = worker.take_back() {
             self.view = Some(view);
         } else {
-            // A panic in the layout: the view is lost, a default one takes its place.
+            // A panic in the layout: the view is lost, a default one takes its place (its
+            // rows are formatted again at the next refresh).
             log::warn!(
                 "egui-hud: the HUD's layout thread ended; the HUD is laid out on the UI thread"
             );
             self.worker = Worker::Unavailable;
+            self.view = Some(new_view_out_of_line());
         }
     }
 }

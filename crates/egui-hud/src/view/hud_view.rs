@@ -165,8 +165,10 @@ pub(crate) enum Relayout {
     /// Off the UI thread, after this pass, which draws the last refresh's layout once more (the
     /// owner hands the view to a [`crate::view::layout_worker::LayoutWorker`] when
     /// [`HudView::has_layout_due`]): for a frame the next one follows at once, so that the new
-    /// numbers show one frame later. Only for new readouts; a click, new rows or a new look
-    /// are laid out in the pass.
+    /// numbers show one frame later. Only for new readouts (a row that appears with them
+    /// included); a click, another set of rows (a preset) or a new look are laid out in the
+    /// pass. A pass egui redoes in the same frame takes the view back at once, waiting for
+    /// the layout.
     OffThread,
 }
 

@@ -1,5 +1,4 @@
-use std::sync::Mutex;
-use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
 use crate::view::hud_view::HudView;
 
@@ -10,17 +9,51 @@ use crate::view::hud_view::HudView;
 ///
 /// The view itself is handed over, whole, and taken back before its next use: nothing is
 /// shared, and the view is never in two places. Started on the first layout handed over, one
-/// per viewport's HUD; asleep on its channel between refreshes; ends when its owner drops it
-/// (after the layout under way, if any).
+/// per viewport's HUD; asleep between refreshes; ends when its owner drops it (after the
+/// layout under way, if any).
 ///
-/// Locking: none. Two channels of room one; the view goes one way and comes back the other.
-/// The receiving end is in a `Mutex` only so that the plugin that owns this is `Sync`, as egui
-/// asks: it is reached through `&mut self` (`Mutex::get_mut`), never locked.
+/// Locking: one `Mutex` around the view's slot, taken by either thread only to put the view in
+/// or take it out (never during the layout), and a `Condvar` each side waits on. Not a channel:
+/// a receiver that waits for the first time allocates (std's waiter lists), and the UI thread
+/// waits in a frame between refreshes, which allocates nothing.
 pub(crate) struct LayoutWorker {
-    to_thread: SyncSender<Box<HudView>>,
-    from_thread: Mutex<Receiver<Box<HudView>>>,
+    shared: Arc<Shared>,
     /// A view was handed over and not taken back.
     holds_view: bool,
+}
+
+#[derive(Default)]
+struct Shared {
+    slot: Mutex<Slot>,
+    changed: Condvar,
+}
+
+#[derive(Default)]
+struct Slot {
+    /// Handed over, not yet taken by the thread.
+    to_lay_out: Option<Box<HudView>>,
+    /// Laid out, not yet taken back.
+    laid_out: Option<Box<HudView>>,
+    /// The owner is gone: the thread ends.
+    stop: bool,
+    /// The thread ended (its owner gone, or a panic in a layout, which loses that view).
+    thread_gone: bool,
+}
+
+/// Tells the owner the thread ended, however it ends (a panic unwinds through this).
+struct GoneOnDrop(Arc<Shared>);
+
+impl Drop for GoneOnDrop {
+    fn drop(&mut self) {
+        lock(&self.0.slot).thread_gone = true;
+        self.0.changed.notify_all();
+    }
+}
+
+/// The slot, also after a panic elsewhere poisoned the lock: the slot holds no invariant a
+/// panic could break between its fields.
+fn lock(slot: &Mutex<Slot>) -> MutexGuard<'_, Slot> {
+    slot.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl LayoutWorker {
@@ -30,21 +63,34 @@ impl LayoutWorker {
     /// The thread could not be started (a platform without threads, such as the web): the
     /// caller lays the HUD out on the UI thread.
     pub(crate) fn start() -> std::io::Result<Self> {
-        let (to_thread, views) = sync_channel::<Box<HudView>>(1);
-        let (laid_out, from_thread) = sync_channel(1);
+        let shared = Arc::new(Shared::default());
+        let gone = GoneOnDrop(Arc::clone(&shared));
         std::thread::Builder::new()
             .name("egui-hud-layout".to_owned())
             .spawn(move || {
-                for mut view in views {
+                let shared = Arc::clone(&gone.0);
+                loop {
+                    let mut slot = lock(&shared.slot);
+                    let mut view = loop {
+                        if slot.stop {
+                            return;
+                        }
+                        if let Some(view) = slot.to_lay_out.take() {
+                            break view;
+                        }
+                        slot = shared
+                            .changed
+                            .wait(slot)
+                            .unwrap_or_else(PoisonError::into_inner);
+                    };
+                    drop(slot);
                     view.lay_out_due();
-                    if laid_out.send(view).is_err() {
-                        return;
-                    }
+                    lock(&shared.slot).laid_out = Some(view);
+                    shared.changed.notify_all();
                 }
             })?;
         Ok(Self {
-            to_thread,
-            from_thread: Mutex::new(from_thread),
+            shared,
             holds_view: false,
         })
     }
@@ -54,17 +100,23 @@ impl LayoutWorker {
         self.holds_view
     }
 
-    /// Hands `view` over to be laid out ([`HudView::lay_out_due`]). Never blocks (the channel
-    /// has room: the worker holds no other view). Gives the view back if the thread is gone.
+    /// Hands `view` over to be laid out ([`HudView::lay_out_due`]). Never waits for the layout.
+    /// Gives the view back if the thread is gone.
     pub(crate) fn lay_out(&mut self, view: Box<HudView>) -> Result<(), Box<HudView>> {
         debug_assert!(!self.holds_view, "one view at a time");
-        match self.to_thread.try_send(view) {
-            Ok(()) => {
-                self.holds_view = true;
-                Ok(())
-            }
-            Err(TrySendError::Full(view) | TrySendError::Disconnected(view)) => Err(view),
+        let mut slot = lock(&self.shared.slot);
+        if slot.thread_gone {
+            return Err(view);
         }
+        debug_assert!(
+            slot.to_lay_out.is_none() && slot.laid_out.is_none(),
+            "the slot is empty while the view is here"
+        );
+        slot.to_lay_out = Some(view);
+        drop(slot);
+        self.shared.changed.notify_all();
+        self.holds_view = true;
+        Ok(())
     }
 
     /// The view handed over, laid out: waits for it (the layout takes tens of µs; it was
@@ -74,8 +126,26 @@ impl LayoutWorker {
         if !std::mem::take(&mut self.holds_view) {
             return None;
         }
-        // A poisoned lock cannot be: it is never locked.
-        let from_thread = self.from_thread.get_mut().ok()?;
-        from_thread.recv().ok()
+        let mut slot = lock(&self.shared.slot);
+        loop {
+            if let Some(view) = slot.laid_out.take() {
+                return Some(view);
+            }
+            if slot.thread_gone {
+                return None;
+            }
+            slot = self
+                .shared
+                .changed
+                .wait(slot)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+}
+
+impl Drop for LayoutWorker {
+    fn drop(&mut self) {
+        lock(&self.shared.slot).stop = true;
+        self.shared.changed.notify_all();
     }
 }
