@@ -1,19 +1,46 @@
 use crate::view::hud_view::{HudView, Relayout};
-use crate::view::layout_worker::LayoutWorker;
+use crate::view::layout_worker::{LayoutWorker, TakenBack, Wait};
 
 /// Where a viewport's view is: here between passes, out with `fps_monitor` while it draws, or
-/// with its [`LayoutWorker`] from the end of a refresh's pass to the view's next use (see
-/// [`Relayout::OffThread`]). Every use takes it back first, waiting for the layout if need be,
-/// so the owner never sees it away.
+/// with its [`LayoutWorker`] from the end of a refresh's pass until the layout is done (see
+/// [`Relayout::OffThread`]). While the worker has it, a stand-in draws the last layout in its
+/// stead, so that the UI thread does not wait for the worker, for [`STAND_IN_MAX_PASSES`] at
+/// most; the pass after them, or anything that needs the view itself (new readouts, the hover
+/// text, a click that changes the layout), takes it back, waiting for the layout if need be.
+/// The owner never sees it away.
 pub(crate) struct ViewHome {
     /// `None` while `fps_monitor` or the worker has it. Boxed: the view (about 1 KB) goes out
     /// and back every pass, and a moved box copies a pointer, not the view through cold cache
     /// lines.
     view: Option<Box<HudView>>,
+    /// The view that draws the last layout while the worker has the real one (see
+    /// [`HudView::stand_in_for`]); made at the first layout handed over and kept (empty between
+    /// refreshes). `None` while `fps_monitor` has it.
+    stand_in: Option<Box<HudView>>,
+    /// Where the stand-in is in the cycle of a layout handed over.
+    stand_in_turn: StandInTurn,
     worker: Worker,
     /// Whether the view was expanded when it came back from drawing: read every frame (which
     /// frames the GPU timer times) while the view may be away.
     expanded: bool,
+}
+
+/// The most passes a stand-in draws in a row: the pass after them waits for the layout, so
+/// that new readouts show at the latest that many passes after their refresh's, however
+/// busy the machine (in a window the next frame comes milliseconds later, and the layout,
+/// some 50-150 µs, is done by then; in a loop whose frames follow each other at once, the
+/// worker's wake-up and cold caches took about 130 µs on two cores, a few of its frames).
+const STAND_IN_MAX_PASSES: u8 = 4;
+
+/// The stand-in's part in a layout handed over to the worker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum StandInTurn {
+    /// It may draw this many more passes in the view's stead (the view is with the worker).
+    MayDraw(u8),
+    /// `fps_monitor` draws it in this pass; it may draw this many more after it.
+    Drawing(u8),
+    /// The view came back.
+    Done,
 }
 
 /// The layout worker, started on the first layout handed over.
@@ -29,6 +56,8 @@ impl Default for ViewHome {
     fn default() -> Self {
         Self {
             view: Some(Box::default()),
+            stand_in: None,
+            stand_in_turn: StandInTurn::Done,
             worker: Worker::NotStarted,
             expanded: true,
         }
@@ -36,15 +65,37 @@ impl Default for ViewHome {
 }
 
 impl ViewHome {
-    /// The view, taken back from the worker if it has it. `None` while `fps_monitor` has it.
+    /// The view, taken back from the worker if it has it (waiting for its layout). `None`
+    /// while `fps_monitor` has it.
     pub(crate) fn get_mut(&mut self) -> Option<&mut HudView> {
-        self.take_back();
+        self.take_back(Wait::UntilDone);
         self.view.as_deref_mut()
     }
 
-    /// The view, out for drawing (a default one the first time, or after a worker lost it).
+    /// The view as last drawn, for a pass's checks (the rows formatted, where the readout is,
+    /// whether its hover is built): the stand-in while the worker lays the view out. Never
+    /// waits. `None` while `fps_monitor` has it.
+    pub(crate) fn drawn_mut(&mut self) -> Option<&mut HudView> {
+        self.take_back(Wait::No);
+        if self.worker_has_view() {
+            self.stand_in.as_deref_mut()
+        } else {
+            self.view.as_deref_mut()
+        }
+    }
+
+    /// The view, out for drawing (a default one the first time, or after a worker lost it):
+    /// the stand-in while the worker lays the view out (see [`STAND_IN_MAX_PASSES`]).
     pub(crate) fn take(&mut self) -> Box<HudView> {
-        self.take_back();
+        self.take_back(Wait::No);
+        if let StandInTurn::MayDraw(passes_left @ 1..) = self.stand_in_turn
+            && self.worker_has_view()
+            && let Some(stand_in) = self.stand_in.take()
+        {
+            self.stand_in_turn = StandInTurn::Drawing(passes_left - 1);
+            return stand_in;
+        }
+        self.take_back(Wait::UntilDone);
         self.view.take().unwrap_or_else(new_view_out_of_line)
     }
 
@@ -60,9 +111,22 @@ impl ViewHome {
     }
 
     /// The view is back from drawing: handed to the worker when it has a layout due, or kept.
+    /// The stand-in is kept; if its pass needed the view itself, the view is taken back now.
     pub(crate) fn put_back(&mut self, view: Box<HudView>) {
-        debug_assert!(self.view.is_none(), "one view per viewport");
         self.expanded = !view.collapsed;
+        if let StandInTurn::Drawing(passes_left) = self.stand_in_turn {
+            debug_assert!(self.stand_in.is_none(), "one stand-in per viewport");
+            self.stand_in_turn = StandInTurn::MayDraw(passes_left);
+            let outdated = view.is_stand_in_outdated();
+            self.stand_in = Some(view);
+            if outdated {
+                self.take_back(Wait::UntilDone);
+            }
+            // The view may have come back while the stand-in was out.
+            self.end_stand_in();
+            return;
+        }
+        debug_assert!(self.view.is_none(), "one view per viewport");
         if view.has_layout_due() {
             self.hand_over(view);
         } else {
@@ -77,6 +141,11 @@ impl ViewHome {
     )]
     pub(crate) fn is_expanded(&self) -> bool {
         self.expanded
+    }
+
+    /// Whether the worker has the view. Free.
+    fn worker_has_view(&self) -> bool {
+        matches!(&self.worker, Worker::Running(worker) if worker.holds_view())
     }
 
     /// Kept out of line: twice a second at most.
@@ -96,40 +165,66 @@ impl ViewHome {
             };
         }
         if let Worker::Running(worker) = &mut self.worker {
+            self.stand_in
+                .get_or_insert_with(new_view_out_of_line)
+                .stand_in_for(&mut view);
             match worker.lay_out(view) {
-                Ok(()) => return,
+                Ok(()) => {
+                    self.stand_in_turn = StandInTurn::MayDraw(STAND_IN_MAX_PASSES);
+                    return;
+                }
                 Err(back) => {
-                    log::warn!(
-                        "egui-hud: the HUD's layout thread ended; the HUD is laid out on the \
-                         UI thread"
-                    );
-                    self.worker = Worker::Unavailable;
+                    self.worker_ended();
                     view = back;
                 }
             }
         }
-        view.lay_out_due();
         self.view = Some(view);
+        self.end_stand_in();
+        if let Some(view) = &mut self.view {
+            view.lay_out_due();
+        }
     }
 
-    fn take_back(&mut self) {
+    /// Takes the view back from the worker if it has it and, as `wait` says, its layout is
+    /// done (or waits for it); the stand-in's pass is handed on to it.
+    fn take_back(&mut self, wait: Wait) {
         let Worker::Running(worker) = &mut self.worker else {
             return;
         };
         if !worker.holds_view() {
             return;
         }
-        if let Some(view) = worker.take_back() {
-            self.view = Some(view);
-        } else {
-            // A panic in the layout: the view is lost, a default one takes its place (its
-            // rows are formatted again at the next refresh).
-            log::warn!(
-                "egui-hud: the HUD's layout thread ended; the HUD is laid out on the UI thread"
-            );
-            self.worker = Worker::Unavailable;
-            self.view = Some(new_view_out_of_line());
+        let view = match worker.take_back(wait) {
+            TakenBack::View(view) => view,
+            TakenBack::NotDone => return,
+            TakenBack::Lost => {
+                // A panic in the layout: the view is lost, a default one takes its place (its
+                // rows are formatted again at the next refresh).
+                self.worker_ended();
+                new_view_out_of_line()
+            }
+        };
+        self.stand_in_turn = StandInTurn::Done;
+        self.view = Some(view);
+        // A stand-in out with `fps_monitor` is taken over when it comes back.
+        self.end_stand_in();
+    }
+
+    /// The view, here, takes over from the stand-in what its pass changed (once per layout
+    /// handed over; nothing when no stand-in stands in).
+    fn end_stand_in(&mut self) {
+        if let (Some(view), Some(stand_in)) = (&mut self.view, &mut self.stand_in)
+            && stand_in.is_standing_in()
+        {
+            view.take_over_from(stand_in);
         }
+    }
+
+    /// The layout thread ended: the HUD is laid out on the UI thread from now on.
+    fn worker_ended(&mut self) {
+        log::warn!("egui-hud: the HUD's layout thread ended; the HUD is laid out on the UI thread");
+        self.worker = Worker::Unavailable;
     }
 }
 
@@ -140,4 +235,115 @@ impl ViewHome {
 #[inline(never)]
 fn new_view_out_of_line() -> Box<HudView> {
     Box::default()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    use profiler_core::Snapshot;
+
+    use super::{STAND_IN_MAX_PASSES, ViewHome, Worker};
+    use crate::view::hud_ids::HudIds;
+    use crate::view::hud_preset::HudPreset;
+    use crate::view::hud_view::{HudView, Relayout};
+    use crate::view::layer_widgets::LayerWidgets;
+    use crate::view::layout_worker::LayoutWorker;
+    use crate::view::row_list::RowList;
+
+    /// A snapshot whose FRAME reads `frame_ms`.
+    fn snapshot_with_frame(frame_ms: u64) -> Snapshot {
+        let mut snapshot =
+            Snapshot::empty(profiler_core::FrameBudget::new(None).expect("no pinned budget"));
+        snapshot.frame = Some(Duration::from_millis(frame_ms));
+        snapshot
+    }
+
+    /// One pass drawing the view `home` hands out, laid out as `relayout` says; returns the
+    /// rows it drew, as told to screen readers.
+    fn drawn_rows(ctx: &egui::Context, home: &mut ViewHome, relayout: Relayout) -> String {
+        let ids = HudIds::of(egui::ViewportId::ROOT);
+        let mut view = home.take();
+        let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
+            view.prepare(ui.painter(), relayout);
+            let mut widgets = LayerWidgets::new(ui.ctx(), ui.layer_id(), ui.clip_rect());
+            view.draw(ui.painter(), &mut widgets, ui.min_rect().min, &ids);
+        });
+        output.textures_delta.clear(); // nothing paints here
+        home.put_back(view);
+        let update = output
+            .platform_output
+            .accesskit_update
+            .expect("accessibility is on");
+        update
+            .nodes
+            .iter()
+            .find_map(|(_, node)| {
+                node.value()
+                    .filter(|v| v.contains("FRAME"))
+                    .map(str::to_owned)
+            })
+            .expect("the rows are drawn")
+    }
+
+    /// Behaviour: while the layout thread lays a refresh out, the next passes do not wait for
+    /// it: a stand-in draws the last refresh's rows, for up to `STAND_IN_MAX_PASSES`. The pass
+    /// after them waits, and draws the new rows. Fails where the next pass waits for the
+    /// layout (stop 49: it took the view back from the worker, held back here until the
+    /// watchdog let it go).
+    #[test]
+    fn the_pass_after_a_refresh_does_not_wait_for_its_layout() {
+        let ctx = egui::Context::default();
+        ctx.enable_accesskit();
+        let (release, held) = mpsc::channel::<()>();
+        let worker = LayoutWorker::start_with(move |view: &mut HudView| {
+            // Held back until the test (or, if a pass waits for it, the watchdog) lets it go.
+            let _ = held.recv();
+            view.lay_out_due();
+        })
+        .expect("a thread");
+        let mut home = ViewHome {
+            worker: Worker::Running(worker),
+            ..ViewHome::default()
+        };
+        if let Some(view) = home.get_mut() {
+            view.set_rows(RowList::new(HudPreset::Full.rows()));
+            view.set_readouts(&snapshot_with_frame(4), None);
+        }
+        let first = drawn_rows(&ctx, &mut home, Relayout::OffThread);
+        assert!(first.contains("4.00 ms"), "{first}");
+
+        if let Some(view) = home.get_mut() {
+            view.set_readouts(&snapshot_with_frame(9), None);
+        }
+        let refresh = drawn_rows(&ctx, &mut home, Relayout::OffThread);
+        assert_eq!(refresh, first, "the refresh's pass draws the last layout");
+        assert!(home.worker_has_view(), "its layout went to the worker");
+
+        // A pass that waits for the worker would wait forever: the watchdog lets the layout go
+        // after a while, and the rows drawn then tell that the pass waited.
+        let watchdog_release = release.clone();
+        let watchdog = std::thread::Builder::new()
+            .name("watchdog".to_owned())
+            .spawn(move || {
+                std::thread::sleep(Duration::from_secs(5));
+                let _ = watchdog_release.send(());
+            })
+            .expect("a thread");
+        for pass in 1..=STAND_IN_MAX_PASSES {
+            let next = drawn_rows(&ctx, &mut home, Relayout::OffThread);
+            assert_eq!(
+                next, first,
+                "pass {pass} draws the stand-in, without waiting"
+            );
+            assert!(home.worker_has_view(), "the layout is still held back");
+        }
+
+        let _ = release.send(());
+        let after = drawn_rows(&ctx, &mut home, Relayout::OffThread);
+        assert!(after.contains("9.00 ms"), "the pass after waits: {after}");
+        assert!(!home.worker_has_view());
+        drop(watchdog);
+    }
 }

@@ -900,7 +900,8 @@ impl ViewportState {
     pub(crate) fn ensure_hover(&mut self, ctx: &egui::Context) {
         // The pointer over where the readout was drawn: egui may still find another window
         // above it there, and then the text is built for nothing, once.
-        if self.view.get_mut().is_none_or(|view| {
+        // As last drawn: a frame after a refresh does not wait for its layout to check.
+        if self.view.drawn_mut().is_none_or(|view| {
             !view.lacks_hover() || !view.pointer_over_readout(ctx.input(|i| i.pointer.hover_pos()))
         }) {
             return;
@@ -978,7 +979,7 @@ impl ViewportState {
         self.displayed.is_none()
             || self
                 .view
-                .get_mut()
+                .drawn_mut()
                 .is_none_or(|view| view.readouts_cover(rows))
     }
 

@@ -72,6 +72,12 @@ pub(crate) struct HudView {
     /// A new layout to make off the UI thread ([`Self::lay_out_due`]), with what the UI thread
     /// read for it; `layout` is the last refresh's meanwhile.
     due_off_thread: Option<LayoutLook>,
+    /// Where the last layout was drawn, and its size, while a stand-in draws it (see
+    /// [`Self::stand_in_for`]): the new layout is moved there.
+    last_place: Option<(egui::Pos2, egui::Vec2)>,
+    /// Whether this view stands in for another while a worker lays that one out (see
+    /// [`Self::stand_in_for`]).
+    role: ViewRole,
     /// An empty galley laid out through egui's galley cache every pass. egui empties that
     /// cache exactly when galleys stop being valid (the font atlas was full and cleared, text
     /// options or fonts changed); a different `Arc` back means the kept layout points into an
@@ -86,6 +92,18 @@ pub(crate) struct HudView {
     mesh_size: (usize, usize),
     /// What a refresh reuses from the last one, so that it allocates only what changed.
     scratch: LayoutScratch,
+}
+
+/// Whether a view is one of its own or stands in for another.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum ViewRole {
+    #[default]
+    Own,
+    /// It draws the layout it was given and never lays out.
+    StandIn,
+    /// A stand-in that found what it draws must be laid out again (a click, another set of
+    /// rows, a new look): it drew its layout as it was, and the view it stands for is needed.
+    OutdatedStandIn,
 }
 
 /// Kept from one layout to the next: the tessellator and the backdrop it made, the list of
@@ -187,6 +205,8 @@ struct Layout {
     details: Option<egui::Rect>,
     /// The rows as one text, for screen readers (and tests); empty when collapsed.
     rows_text: String,
+    /// The main readout's value as laid out (screen readers are told the number drawn).
+    value: Option<f64>,
     /// Everything painted, tessellated with the HUD's top-left corner at `at`.
     mesh: Arc<egui::Mesh>,
     /// Where the mesh's corner is: the origin after a layout, then where the HUD was last
@@ -409,6 +429,58 @@ impl HudView {
         self.layout.as_ref().map(|layout| layout.size)
     }
 
+    /// Makes this view (an empty one, or a stand-in that was taken over) stand in for `view`
+    /// while a worker lays `view` out: it takes `view`'s layout, the last refresh's, and what a
+    /// pass reads besides (the mode, the rows and those formatted, where the readout was), and
+    /// draws that layout as it is. It never lays out: a pass that would (a click, another set of
+    /// rows, a new look) draws the layout as it was and leaves [`Self::is_stand_in_outdated`]
+    /// set. No allocation.
+    pub(crate) fn stand_in_for(&mut self, view: &mut Self) {
+        debug_assert!(
+            self.role == ViewRole::Own && self.layout.is_none() && view.role == ViewRole::Own,
+            "one stand-in, taken over before it stands in again"
+        );
+        self.role = ViewRole::StandIn;
+        self.mode = view.mode;
+        self.collapsed = view.collapsed;
+        self.shown = view.shown;
+        self.readouts_for = view.readouts_for;
+        self.readout_reach = view.readout_reach;
+        self.interact_radius = view.interact_radius;
+        self.hover = None;
+        self.look = view.look;
+        self.atlas_sentinel.clone_from(&view.atlas_sentinel);
+        self.layout = view.layout.take();
+        view.last_place = self.layout.as_ref().map(|layout| (layout.at, layout.size));
+    }
+
+    /// Whether this view stands in for another ([`Self::stand_in_for`]) and was not taken over
+    /// yet. Free.
+    pub(crate) fn is_standing_in(&self) -> bool {
+        self.role != ViewRole::Own
+    }
+
+    /// Whether a stand-in ([`Self::stand_in_for`]) found its layout outdated in a pass. Free.
+    pub(crate) fn is_stand_in_outdated(&self) -> bool {
+        self.role == ViewRole::OutdatedStandIn
+    }
+
+    /// Takes back from `stand_in` what a pass may have changed while it stood in for this view
+    /// (the mode and collapse a click toggled, where the readout was drawn), and the buffers of
+    /// the layout it drew, for the next layout. `stand_in` is left empty, to stand in again.
+    pub(crate) fn take_over_from(&mut self, stand_in: &mut Self) {
+        debug_assert!(stand_in.is_standing_in(), "taken over from a stand-in");
+        stand_in.role = ViewRole::Own;
+        self.mode = stand_in.mode;
+        self.collapsed = stand_in.collapsed;
+        self.readout_reach = stand_in.readout_reach;
+        self.interact_radius = stand_in.interact_radius;
+        self.last_place = None;
+        stand_in.atlas_sentinel = None;
+        let drawn = stand_in.layout.take().map(|layout| layout.mesh);
+        self.recycle_meshes(drawn);
+    }
+
     /// Whether a layout is to be made off the UI thread ([`Relayout::OffThread`]) before the
     /// next pass. Free.
     pub(crate) fn has_layout_due(&self) -> bool {
@@ -440,7 +512,6 @@ impl HudView {
         origin: egui::Pos2,
         ids: &HudIds,
     ) {
-        let value = self.main_value();
         let (mode, hover) = (self.mode, self.hover.as_deref());
         let Some(layout) = &mut self.layout else {
             debug_assert!(false, "prepare lays the HUD out before it is drawn");
@@ -480,7 +551,7 @@ impl HudView {
         let readout = widgets.widget(readout_on_screen, ids.readout, Sense::click());
         readout.widget_info(|| {
             let mut info = egui::WidgetInfo::labeled(Role::Button, true, mode.label());
-            info.value = value;
+            info.value = layout.value;
             info
         });
         // A closure, not `on_hover_text`: the text is only built into a widget while hovered.
@@ -530,6 +601,12 @@ impl HudView {
             l.mode == self.mode && l.collapsed == self.collapsed && l.shown == self.shown
         });
         if same_look && same_shape && !self.outdated {
+            return;
+        }
+        if self.role != ViewRole::Own {
+            // Drawn as it is, once; the owner takes the view it stands for back (see
+            // `ViewHome`).
+            self.role = ViewRole::OutdatedStandIn;
             return;
         }
         let layout_look = LayoutLook {
@@ -589,7 +666,11 @@ impl HudView {
         let LayoutLook { made_for, palette } = *look;
         // Where the last layout was drawn, and its size: the new one is drawn there too if it
         // is as large (see below).
-        let last_place = self.layout.as_ref().map(|last| (last.at, last.size));
+        let last_place = self
+            .layout
+            .as_ref()
+            .map(|last| (last.at, last.size))
+            .or(self.last_place.take());
         let (pixels_per_point, options, font_image_size) = made_for;
         let hairline = hairline_width(pixels_per_point, &options);
         let mut tessellator = match self.scratch.tessellator.take() {
@@ -730,6 +811,7 @@ impl HudView {
             readout,
             details,
             rows_text,
+            value: self.main_value(),
             mesh: Arc::new(mesh),
             at: egui::Pos2::ZERO,
         };
@@ -783,11 +865,15 @@ impl HudView {
     /// mesh was drawn in, so between frames it is the view's alone. Off the UI thread egui may
     /// still hold it: it is kept then, and its buffers taken back by the next layout.
     fn forget_layout(&mut self) {
-        let Some(layout) = self.layout.take() else {
-            return;
-        };
+        let dropped = self.layout.take().map(|layout| layout.mesh);
+        self.recycle_meshes(dropped);
+    }
+
+    /// Takes the buffers of `dropped` (a layout's mesh) and of the retired mesh for the next
+    /// layout, keeping what egui still holds (see [`Self::forget_layout`]).
+    fn recycle_meshes(&mut self, dropped: Option<Arc<egui::Mesh>>) {
         let retired = self.scratch.retired_mesh.take();
-        for mesh in retired.into_iter().chain([layout.mesh]) {
+        for mesh in retired.into_iter().chain(dropped) {
             match Arc::try_unwrap(mesh) {
                 Ok(mut mesh) => {
                     empty_keeping_room(&mut mesh);

@@ -7,15 +7,16 @@ use crate::view::hud_view::HudView;
 /// layout is the larger part of a refresh (placing a few hundred characters, the bars and the
 /// plot's line into one mesh), and runs with cold caches twice a second.
 ///
-/// The view itself is handed over, whole, and taken back before its next use: nothing is
-/// shared, and the view is never in two places. Started on the first layout handed over, one
+/// The view itself is handed over, whole, and taken back when it is done (a stand-in draws its
+/// last layout meanwhile, see `crate::plugin::view_home::ViewHome`): nothing is shared, and the
+/// view is never in two places. Started on the first layout handed over, one
 /// per viewport's HUD; asleep between refreshes; ends when its owner drops it (after the
 /// layout under way, if any).
 ///
-/// Locking: one `Mutex` around the view's slot, taken by either thread only to put the view in
-/// or take it out (never during the layout), and a `Condvar` each side waits on. Not a channel:
-/// a receiver that waits for the first time allocates (std's waiter lists), and the UI thread
-/// waits in a frame between refreshes, which allocates nothing.
+/// Locking: one `Mutex` around the view's slot, taken by either thread only to put the view in,
+/// take it out or look whether it is done (never during the layout), and a `Condvar` each side
+/// waits on. Not a channel: a receiver that waits for the first time allocates (std's waiter
+/// lists), and the UI thread may wait in a frame between refreshes, which allocates nothing.
 pub(crate) struct LayoutWorker {
     shared: Arc<Shared>,
     /// A view was handed over and not taken back.
@@ -50,6 +51,25 @@ impl Drop for GoneOnDrop {
     }
 }
 
+/// Whether [`LayoutWorker::take_back`] waits for a layout under way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Wait {
+    /// Until the layout is done.
+    UntilDone,
+    /// Not at all: a layout under way stays with the worker.
+    No,
+}
+
+/// What [`LayoutWorker::take_back`] found.
+pub(crate) enum TakenBack {
+    /// The view, laid out.
+    View(Box<HudView>),
+    /// The layout is under way (only with [`Wait::No`]), or no view was handed over.
+    NotDone,
+    /// The thread ended with the view (a panic in its layout).
+    Lost,
+}
+
 /// The slot, also after a panic elsewhere poisoned the lock: the slot holds no invariant a
 /// panic could break between its fields.
 fn lock(slot: &Mutex<Slot>) -> MutexGuard<'_, Slot> {
@@ -57,12 +77,22 @@ fn lock(slot: &Mutex<Slot>) -> MutexGuard<'_, Slot> {
 }
 
 impl LayoutWorker {
-    /// Starts the thread.
+    /// Starts the thread, which lays each view handed over out with [`HudView::lay_out_due`].
     ///
     /// # Errors
     /// The thread could not be started (a platform without threads, such as the web): the
     /// caller lays the HUD out on the UI thread.
     pub(crate) fn start() -> std::io::Result<Self> {
+        Self::start_with(HudView::lay_out_due)
+    }
+
+    /// [`Self::start`], with `lay_out` as the layout (a test holds it back).
+    ///
+    /// # Errors
+    /// As [`Self::start`].
+    pub(crate) fn start_with(
+        mut lay_out: impl FnMut(&mut HudView) + Send + 'static,
+    ) -> std::io::Result<Self> {
         let shared = Arc::new(Shared::default());
         let gone = GoneOnDrop(Arc::clone(&shared));
         std::thread::Builder::new()
@@ -84,7 +114,7 @@ impl LayoutWorker {
                             .unwrap_or_else(PoisonError::into_inner);
                     };
                     drop(slot);
-                    view.lay_out_due();
+                    lay_out(&mut view);
                     lock(&shared.slot).laid_out = Some(view);
                     shared.changed.notify_all();
                 }
@@ -119,20 +149,24 @@ impl LayoutWorker {
         Ok(())
     }
 
-    /// The view handed over, laid out: waits for it (the layout takes tens of µs; it was
-    /// handed over a frame before). `None` if none was handed over, or the thread is gone with
-    /// it.
-    pub(crate) fn take_back(&mut self) -> Option<Box<HudView>> {
-        if !std::mem::take(&mut self.holds_view) {
-            return None;
+    /// The view handed over, laid out, waiting for it as `wait` says (the layout takes tens of
+    /// µs; it was handed over a frame before).
+    pub(crate) fn take_back(&mut self, wait: Wait) -> TakenBack {
+        if !self.holds_view {
+            return TakenBack::NotDone;
         }
         let mut slot = lock(&self.shared.slot);
         loop {
             if let Some(view) = slot.laid_out.take() {
-                return Some(view);
+                self.holds_view = false;
+                return TakenBack::View(view);
             }
             if slot.thread_gone {
-                return None;
+                self.holds_view = false;
+                return TakenBack::Lost;
+            }
+            if wait == Wait::No {
+                return TakenBack::NotDone;
             }
             slot = self
                 .shared
