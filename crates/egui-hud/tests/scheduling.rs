@@ -1394,8 +1394,9 @@ enum Loop {
 }
 
 /// A refresh's new rows, frame by frame, in a loop on egui time and a manual clock where each
-/// frame's draw takes a millisecond longer than the last, or at once a spread of 0.2 to 1.9 ms
-/// (so that every refresh shows another FRAME), run as `looping` says. Returns, for each frame that refreshed the readouts after
+/// frame's draw takes longer than the last (by 0.1 ms every frame, by 1 ms with a timer), or
+/// at once a spread of 0.2 to 1.9 ms (so that every refresh shows another FRAME), run as
+/// `looping` says. Returns, for each frame that refreshed the readouts after
 /// the first few, whether its rows changed and whether they changed
 /// [`LATEST_FRAME_OF_NEW_ROWS`] frames later.
 fn rows_at_refreshes(looping: Loop) -> Vec<(bool, bool)> {
@@ -1410,7 +1411,10 @@ fn rows_at_refreshes(looping: Loop) -> Vec<(bool, bool)> {
         frame += 1;
         let draw = match looping {
             Loop::EveryFrameAtOnce => Duration::from_micros(200 + frame * 7 % 1700),
-            Loop::EveryFrame | Loop::Timer => Duration::from_millis(frame),
+            // Slowly enough that a refresh is followed by more frames than its new rows take
+            // to show (`LATEST_FRAME_OF_NEW_ROWS`).
+            Loop::EveryFrame => Duration::from_micros(1000 + frame * 100),
+            Loop::Timer => Duration::from_millis(frame),
         };
         let input = egui::RawInput {
             time: Some(time_secs),
@@ -1444,6 +1448,14 @@ fn rows_at_refreshes(looping: Loop) -> Vec<(bool, bool)> {
         .skip(2)
         .collect();
     assert!(refreshes.len() >= 5, "the HUD refreshed: {frames:?}");
+    if let Loop::EveryFrame = looping {
+        assert!(
+            refreshes
+                .windows(2)
+                .all(|pair| pair[1] - pair[0] > LATEST_FRAME_OF_NEW_ROWS),
+            "each refresh's rows show before the next refresh: {refreshes:?}"
+        );
+    }
     refreshes
         .into_iter()
         .map(|k| {
