@@ -7,6 +7,7 @@ use crate::gpu::gpu_sampling::GpuSampling;
 use crate::plugin::frame_plugin::FramePlugin;
 use crate::plugin::hud_config::ShowSettings;
 use crate::plugin::hud_draw::{DrawOutcome, HudDraw};
+use crate::repaint::own_discard::{OwnDiscard, request_own_discard};
 use crate::view::hud_ids::HudIds;
 use crate::view::hud_preset::HudPreset;
 use crate::view::hud_row::HudRow;
@@ -243,7 +244,7 @@ impl FpsMonitor {
                 .read_response(ids.readout)
                 .is_some_and(|readout| view.apply_clicks(&readout));
         if resized {
-            crate::repaint::own_discard::request_own_discard(ctx);
+            request_own_discard(ctx, OwnDiscard::Resized);
         }
         draw_on_layer(ctx, &ids, (anchor, offset), relayout, &mut view);
         // On wgpu, the HUD's own GPU drawing is stamped apart (opened in `begin_draw`).
@@ -350,6 +351,11 @@ fn draw_on_layer(
     let Some(size) = view.prepare(&painter, relayout) else {
         return;
     };
+    if view.is_stand_in_outdated() {
+        // It draws the last layout as it was (a new look would show in old colours, or text
+        // from a cleared font atlas): the redone pass draws the view, laid out again.
+        request_own_discard(ctx, OwnDiscard::StandInOutdated);
+    }
     let screen = painter.clip_rect();
     debug_assert_eq!(
         screen,
@@ -435,5 +441,47 @@ impl std::fmt::Debug for FpsMonitor {
 impl Default for FpsMonitor {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use profiler_core::Snapshot;
+
+    use super::draw_on_layer;
+    use crate::view::hud_ids::HudIds;
+    use crate::view::hud_preset::HudPreset;
+    use crate::view::hud_view::{HudView, Relayout};
+    use crate::view::row_list::RowList;
+
+    /// Behaviour: a stand-in that finds its layout outdated in a pass (here a new theme, which
+    /// it cannot lay out) has egui redo the pass, so that its stale colours are not shown.
+    /// Fails before the review fix (the stale layout was drawn and kept).
+    #[test]
+    fn an_outdated_stand_in_has_its_pass_redone() {
+        let ctx = egui::Context::default();
+        let ids = HudIds::of(egui::ViewportId::ROOT);
+        let mut view = HudView::default();
+        view.set_rows(RowList::new(HudPreset::Full.rows()));
+        let mut snapshot =
+            Snapshot::empty(profiler_core::FrameBudget::new(None).expect("no pinned budget"));
+        snapshot.frame = Some(Duration::from_millis(4));
+        view.set_readouts(&snapshot, None);
+        let pass = |view: &mut HudView| {
+            let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
+                let anchor = (egui::Align2::RIGHT_TOP, egui::Vec2::ZERO);
+                draw_on_layer(ui.ctx(), &ids, anchor, Relayout::InThisPass, view);
+            });
+            output.textures_delta.clear(); // nothing paints here
+            output.platform_output.requested_discard()
+        };
+        assert!(!pass(&mut view), "laid out in its pass");
+        let mut stand_in = HudView::default();
+        stand_in.stand_in_for(&mut view);
+        assert!(!pass(&mut stand_in), "the same look: drawn as it is");
+        ctx.set_visuals(egui::Visuals::light());
+        assert!(pass(&mut stand_in), "a new look: the pass is redone");
     }
 }

@@ -26,7 +26,7 @@ pub(crate) enum Pacing {
 ///
 /// Gathered by [`crate::plugin::frame_plugin::FramePlugin`]: events and window state from the first
 /// pass's `RawInput`, egui's immediate-repaint flag, the app's requests from the
-/// [`crate::repaint::repaint_ledger::RepaintLedger`], and the HUD's own deadline from [`crate::tick`].
+/// [`crate::repaint::repaint_ledger::RepaintLedger`], and the HUD's own deadline from [`crate::repaint::tick`].
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct FrameFacts {
     /// egui time of the frame (its first pass).

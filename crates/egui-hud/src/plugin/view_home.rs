@@ -114,9 +114,13 @@ impl ViewHome {
     /// The stand-in is kept; if its pass needed the view itself, the view is taken back now.
     pub(crate) fn put_back(&mut self, view: Box<HudView>) {
         self.expanded = !view.collapsed;
-        if let StandInTurn::Drawing(passes_left) = self.stand_in_turn {
+        // Told apart by its role, not by the turn: the view may have come back while the
+        // stand-in was out.
+        if view.is_standing_in() {
             debug_assert!(self.stand_in.is_none(), "one stand-in per viewport");
-            self.stand_in_turn = StandInTurn::MayDraw(passes_left);
+            if let StandInTurn::Drawing(passes_left) = self.stand_in_turn {
+                self.stand_in_turn = StandInTurn::MayDraw(passes_left);
+            }
             let outdated = view.is_stand_in_outdated();
             self.stand_in = Some(view);
             if outdated {
@@ -327,7 +331,9 @@ mod tests {
         let watchdog = std::thread::Builder::new()
             .name("watchdog".to_owned())
             .spawn(move || {
-                std::thread::sleep(Duration::from_secs(5));
+                // Long enough for the passes below on a loaded machine; a pass that waits for
+                // the worker fails the test only this much later.
+                std::thread::sleep(Duration::from_mins(1));
                 let _ = watchdog_release.send(());
             })
             .expect("a thread");
@@ -345,5 +351,60 @@ mod tests {
         assert!(after.contains("9.00 ms"), "the pass after waits: {after}");
         assert!(!home.worker_has_view());
         drop(watchdog);
+    }
+
+    /// Behaviour: the stand-in keeps the hover text built in the refresh's pass (a pointer
+    /// resting on the readout does not have it built again, waiting for the worker), and a
+    /// pass that finds its layout outdated (here a new theme) says so, so that the pass is
+    /// redone with the view, which is taken back when the stand-in comes back. Both fail
+    /// before the review fixes (the hover was dropped; the stand-in's state was not asked).
+    #[test]
+    fn a_stand_in_keeps_the_hover_and_gives_way_to_a_new_look() {
+        let ctx = egui::Context::default();
+        ctx.enable_accesskit();
+        let (release, held) = mpsc::channel::<()>();
+        let worker = LayoutWorker::start_with(move |view: &mut HudView| {
+            let _ = held.recv();
+            view.lay_out_due();
+        })
+        .expect("a thread");
+        let mut home = ViewHome {
+            worker: Worker::Running(worker),
+            ..ViewHome::default()
+        };
+        if let Some(view) = home.get_mut() {
+            view.set_rows(RowList::new(HudPreset::Full.rows()));
+            view.set_readouts(&snapshot_with_frame(4), None);
+        }
+        let _ = drawn_rows(&ctx, &mut home, Relayout::OffThread);
+        if let Some(view) = home.get_mut() {
+            view.set_readouts(&snapshot_with_frame(9), None);
+            view.set_hover("the hover".to_owned());
+        }
+        let _ = drawn_rows(&ctx, &mut home, Relayout::OffThread);
+        assert!(home.worker_has_view(), "its layout went to the worker");
+        assert!(
+            home.drawn_mut()
+                .is_some_and(|stand_in| !stand_in.lacks_hover()),
+            "the stand-in has the hover text"
+        );
+
+        ctx.set_visuals(egui::Visuals::light());
+        let mut stand_in = home.take();
+        assert!(stand_in.is_standing_in());
+        let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
+            stand_in.prepare(ui.painter(), Relayout::OffThread);
+        });
+        output.textures_delta.clear(); // nothing paints here
+        assert!(
+            stand_in.is_stand_in_outdated(),
+            "a new look: the pass is to be redone"
+        );
+        let _ = release.send(());
+        home.put_back(stand_in);
+        assert!(!home.worker_has_view(), "the view is taken back at once");
+        let view = home.take();
+        assert!(!view.is_standing_in() && !view.lacks_hover());
+        home.put_back(view);
     }
 }

@@ -57,9 +57,11 @@ pub(crate) const REFRESH_HZ_RANGE: std::ops::RangeInclusive<f64> = 1.0..=1000.0;
 
 /// The least time from the last frame to this one, in egui time, for a refresh's layout to be
 /// made off the UI thread (see [`ViewportState::relayout`]): a loop at more than 500 frames a
-/// second starts its next frame about as soon as the worker starts the layout (55–140 µs on
-/// lavapipe here), and would wait for it there. In egui time, not on the HUD's clock, so that
-/// where the layout is made does not depend on how busy the machine is (a test's frames).
+/// second starts its next frames about as soon as the worker starts the layout (55–140 µs on
+/// lavapipe here), so they would draw the last layout (a stand-in) for several frames and
+/// then wait for it; laid out in the pass, the new numbers show at once, for the cost of one
+/// frame. In egui time, not on the HUD's clock, so that where the layout is made does not
+/// depend on how busy the machine is (a test's frames).
 const LAYOUT_WORKER_MIN_FRAME_INTERVAL_SECS: f64 = 0.002;
 
 /// Everything the HUD keeps for one viewport, owned by the frame plugin: the per-frame work
@@ -434,7 +436,8 @@ impl ViewportState {
         ids
     }
 
-    /// The view, out for drawing (a default one the first time).
+    /// The view, out for drawing (a default one the first time; a stand-in that draws the last
+    /// layout while the layout worker lays the view out, see [`ViewHome`]).
     pub(crate) fn take_view(&mut self) -> Box<HudView> {
         self.view.take()
     }
@@ -442,7 +445,8 @@ impl ViewportState {
     /// Where this pass may make a refresh's layout: off the UI thread when the frame was asked
     /// for at once after the last (an app that runs every frame), so that the next frame, which
     /// shows it, follows soon; and not at more than 500 frames a second
-    /// ([`LAYOUT_WORKER_MIN_FRAME_INTERVAL_SECS`]), where the next frame would wait for it. Free.
+    /// ([`LAYOUT_WORKER_MIN_FRAME_INTERVAL_SECS`]), whose next frames would start before the
+    /// worker is done. Free.
     pub(crate) fn relayout(&self) -> Relayout {
         let next_soon = self.frame.as_ref().is_some_and(|frame| {
             let interval_secs = self

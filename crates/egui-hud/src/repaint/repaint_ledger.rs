@@ -20,7 +20,7 @@ const DUE_TOLERANCE_SECS: f64 = 0.002;
 /// in its input handling included) wake the next one. Due times are on egui's clock: the time of
 /// the frame a request was made in, plus its delay (a request from another thread between
 /// frames: the latest frame's time, so it is never taken for later than it is). The HUD's own requests go through
-/// [`crate::tick`], which announces them, so they never count as the app's.
+/// [`crate::repaint::tick`], which announces them, so they never count as the app's.
 ///
 /// Only one observer can be set per context, and egui offers no way to read or chain the one
 /// in place: an observer set before the HUD is first shown is replaced. If an integration or

@@ -70,7 +70,8 @@ pub(crate) struct HudView {
     /// drawn, or, with [`Relayout::OffThread`], drawn once more while the new one is made.
     outdated: bool,
     /// A new layout to make off the UI thread ([`Self::lay_out_due`]), with what the UI thread
-    /// read for it; `layout` is the last refresh's meanwhile.
+    /// read for it; `layout` is the last refresh's until the view is handed over, when a
+    /// stand-in takes it.
     due_off_thread: Option<LayoutLook>,
     /// Where the last layout was drawn, and its size, while a stand-in draws it (see
     /// [`Self::stand_in_for`]): the new layout is moved there.
@@ -109,9 +110,11 @@ enum ViewRole {
 /// Kept from one layout to the next: the tessellator and the backdrop it made, the list of
 /// shapes to tessellate (emptied, not dropped), the size of the rows' text, the line
 /// written for placing (see [`Pen::line`]) and the two meshes' buffers. A refresh writes its
-/// layout into the buffers the last one used, which the frames in between read, instead of
-/// allocating new ones (four allocations and four frees a refresh fewer: a number-only refresh
-/// frame's `fps_monitor` 50 → 42 µs in `benches/hud_render_cost.rs` on lavapipe).
+/// layout into buffers a past layout used instead of allocating new ones (four allocations
+/// and four frees a refresh fewer: a number-only refresh frame's `fps_monitor` 50 → 42 µs in
+/// `benches/hud_render_cost.rs` on lavapipe): the last one's in the pass; off the UI thread,
+/// where a stand-in draws the last layout meanwhile, the one's before it (two meshes take
+/// turns).
 #[derive(Default)]
 struct LayoutScratch {
     tessellator: Option<KeptTessellator>,
@@ -121,9 +124,9 @@ struct LayoutScratch {
     /// The buffers of the last layout's mesh, emptied, taken back when the layout is dropped
     /// (see [`HudView::forget_layout`]); empty when egui still held that mesh.
     mesh: egui::Mesh,
-    /// A dropped layout's mesh that egui still held (a layout made off the UI thread while
-    /// the last pass's mesh waits to be tessellated): its buffers are taken back at the next
-    /// layout, by when egui has let go of it.
+    /// A dropped layout's mesh that egui still held (the mesh a stand-in drew, given back when
+    /// the view is taken back, before egui tessellated that pass): its buffers are taken back
+    /// at the next layout, by when egui has let go of it.
     retired_mesh: Option<Arc<egui::Mesh>>,
     /// The buffers the last layout placed its text in before appending it to the mesh.
     text_mesh: egui::Mesh,
@@ -183,10 +186,10 @@ pub(crate) enum Relayout {
     /// Off the UI thread, after this pass, which draws the last refresh's layout once more (the
     /// owner hands the view to a [`crate::view::layout_worker::LayoutWorker`] when
     /// [`HudView::has_layout_due`]): for a frame the next one follows at once, so that the new
-    /// numbers show one frame later. Only for new readouts (a row that appears with them
-    /// included); a click, another set of rows (a preset) or a new look are laid out in the
-    /// pass. A pass egui redoes in the same frame takes the view back at once, waiting for
-    /// the layout.
+    /// numbers show in the next pass after the layout is done (a stand-in draws the last
+    /// layout until then, four passes at most; see `crate::plugin::view_home::ViewHome`).
+    /// Only for new readouts (a row that appears with them included); a click, another set of
+    /// rows (a preset) or a new look are laid out in the pass.
     OffThread,
 }
 
@@ -447,7 +450,9 @@ impl HudView {
         self.readouts_for = view.readouts_for;
         self.readout_reach = view.readout_reach;
         self.interact_radius = view.interact_radius;
-        self.hover = None;
+        // Moved, not built again: a refresh's pass builds it while the pointer is over the
+        // readout.
+        self.hover = view.hover.take();
         self.look = view.look;
         self.atlas_sentinel.clone_from(&view.atlas_sentinel);
         self.layout = view.layout.take();
@@ -473,8 +478,13 @@ impl HudView {
         stand_in.role = ViewRole::Own;
         self.mode = stand_in.mode;
         self.collapsed = stand_in.collapsed;
+        self.shown = stand_in.shown;
         self.readout_reach = stand_in.readout_reach;
         self.interact_radius = stand_in.interact_radius;
+        if self.hover.is_none() {
+            self.hover = stand_in.hover.take();
+        }
+        stand_in.hover = None;
         self.last_place = None;
         stand_in.atlas_sentinel = None;
         let drawn = stand_in.layout.take().map(|layout| layout.mesh);
@@ -862,8 +872,9 @@ impl HudView {
 
     /// Drops the layout (the next `prepare` lays the HUD out again), keeping its mesh's
     /// buffers for the next layout: egui let go of its copy when it tessellated the pass the
-    /// mesh was drawn in, so between frames it is the view's alone. Off the UI thread egui may
-    /// still hold it: it is kept then, and its buffers taken back by the next layout.
+    /// mesh was drawn in, so between frames it is the view's alone. A mesh egui may still hold
+    /// (see [`LayoutScratch::retired_mesh`]) is kept, and its buffers taken back by the next
+    /// layout.
     fn forget_layout(&mut self) {
         let dropped = self.layout.take().map(|layout| layout.mesh);
         self.recycle_meshes(dropped);
@@ -876,8 +887,11 @@ impl HudView {
         for mesh in retired.into_iter().chain(dropped) {
             match Arc::try_unwrap(mesh) {
                 Ok(mut mesh) => {
-                    empty_keeping_room(&mut mesh);
-                    self.scratch.mesh = mesh;
+                    // The larger buffers are kept, the others freed.
+                    if mesh.vertices.capacity() > self.scratch.mesh.vertices.capacity() {
+                        empty_keeping_room(&mut mesh);
+                        self.scratch.mesh = mesh;
+                    }
                 }
                 Err(held) => self.scratch.retired_mesh = Some(held),
             }

@@ -1,4 +1,4 @@
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError, TryLockError};
 
 use crate::view::hud_view::HudView;
 
@@ -64,7 +64,8 @@ pub(crate) enum Wait {
 pub(crate) enum TakenBack {
     /// The view, laid out.
     View(Box<HudView>),
-    /// The layout is under way (only with [`Wait::No`]), or no view was handed over.
+    /// The layout is under way, or the worker was putting the view back (only with
+    /// [`Wait::No`]); or no view was handed over.
     NotDone,
     /// The thread ended with the view (a panic in its layout).
     Lost,
@@ -150,12 +151,21 @@ impl LayoutWorker {
     }
 
     /// The view handed over, laid out, waiting for it as `wait` says (the layout takes tens of
-    /// µs; it was handed over a frame before).
+    /// µs; it was handed over a few passes before). With [`Wait::No`] the slot is only looked
+    /// at if its lock is free: the worker holds it for a moment to put the view in, and a
+    /// worker preempted then must not hold the UI thread up.
     pub(crate) fn take_back(&mut self, wait: Wait) -> TakenBack {
         if !self.holds_view {
             return TakenBack::NotDone;
         }
-        let mut slot = lock(&self.shared.slot);
+        let mut slot = match wait {
+            Wait::UntilDone => lock(&self.shared.slot),
+            Wait::No => match self.shared.slot.try_lock() {
+                Ok(slot) => slot,
+                Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
+                Err(TryLockError::WouldBlock) => return TakenBack::NotDone,
+            },
+        };
         loop {
             if let Some(view) = slot.laid_out.take() {
                 self.holds_view = false;

@@ -50,7 +50,7 @@ struct FontChars {
     font: FontId,
     /// 128 entries of ~64 bytes, made on the heap ([`FontChars::new`]): built as an array
     /// first, they gave every lookup an 18 KB stack frame to probe, a quarter of a refresh's
-    /// time in [`TextCache::char`].
+    /// time in [`FontChars::char`].
     ascii: Box<[Option<KeptChar>]>,
     other: Vec<(char, KeptChar)>,
 }
