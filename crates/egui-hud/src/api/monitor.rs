@@ -446,6 +446,7 @@ impl Default for FpsMonitor {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
     use std::time::Duration;
 
     use profiler_core::Snapshot;
@@ -468,7 +469,7 @@ mod tests {
         let mut snapshot =
             Snapshot::empty(profiler_core::FrameBudget::new(None).expect("no pinned budget"));
         snapshot.frame = Some(Duration::from_millis(4));
-        view.set_readouts(&snapshot, None);
+        view.set_readouts(Arc::new(snapshot.clone()), None);
         let pass = |view: &mut HudView| {
             let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
                 let anchor = (egui::Align2::RIGHT_TOP, egui::Vec2::ZERO);

@@ -243,7 +243,7 @@ fn new_view_out_of_line() -> Box<HudView> {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::mpsc;
+    use std::sync::{Arc, mpsc};
     use std::time::Duration;
 
     use profiler_core::Snapshot;
@@ -313,13 +313,13 @@ mod tests {
         };
         if let Some(view) = home.get_mut() {
             view.set_rows(RowList::new(HudPreset::Full.rows()));
-            view.set_readouts(&snapshot_with_frame(4), None);
+            view.set_readouts(Arc::new(snapshot_with_frame(4)), None);
         }
         let first = drawn_rows(&ctx, &mut home, Relayout::OffThread);
         assert!(first.contains("4.00 ms"), "{first}");
 
         if let Some(view) = home.get_mut() {
-            view.set_readouts(&snapshot_with_frame(9), None);
+            view.set_readouts(Arc::new(snapshot_with_frame(9)), None);
         }
         let refresh = drawn_rows(&ctx, &mut home, Relayout::OffThread);
         assert_eq!(refresh, first, "the refresh's pass draws the last layout");
@@ -374,11 +374,11 @@ mod tests {
         };
         if let Some(view) = home.get_mut() {
             view.set_rows(RowList::new(HudPreset::Full.rows()));
-            view.set_readouts(&snapshot_with_frame(4), None);
+            view.set_readouts(Arc::new(snapshot_with_frame(4)), None);
         }
         let _ = drawn_rows(&ctx, &mut home, Relayout::OffThread);
         if let Some(view) = home.get_mut() {
-            view.set_readouts(&snapshot_with_frame(9), None);
+            view.set_readouts(Arc::new(snapshot_with_frame(9)), None);
             view.set_hover("the hover".to_owned());
         }
         let _ = drawn_rows(&ctx, &mut home, Relayout::OffThread);

@@ -86,7 +86,9 @@ pub(crate) struct ViewportState {
     view: ViewHome,
     /// The HUD's egui ids on this viewport, worked out at the first draw.
     ids: Option<HudIds>,
-    displayed: Option<Snapshot>,
+    /// Shared with the view until it formats its rows from it (off the UI thread, with a
+    /// refresh's layout): a part read into it meanwhile (the hover, the API) copies it first.
+    displayed: Option<Arc<Snapshot>>,
     /// The costlier readings the last refresh left out of `displayed` because no row shown
     /// then needed them; read into it when something asks (the API, the hover, a preset
     /// chosen between refreshes).
@@ -373,7 +375,7 @@ impl ViewportState {
             self.flush_recorder_for_app();
         }
         self.fill_displayed(SnapshotParts::ALL);
-        self.displayed.as_ref()
+        self.displayed.as_deref()
     }
 
     /// Reads into the displayed snapshot the parts of `wanted` that the last refresh left out:
@@ -385,7 +387,7 @@ impl ViewportState {
         }
         if let (Some(sampler), Some(snapshot)) = (&mut self.sampler, &mut self.displayed) {
             self.recorder.flush(sampler);
-            sampler.fill(snapshot, missing);
+            sampler.fill(Arc::make_mut(snapshot), missing);
             self.displayed_lacks = self.displayed_lacks.without(missing);
         }
     }
@@ -971,7 +973,7 @@ impl ViewportState {
                 view.set_plot(log.retained_draws(), snapshot.budget);
             }
         }
-        self.displayed = Some(snapshot);
+        self.displayed = Some(Arc::new(snapshot));
         self.cover_shown_rows(export_note);
     }
 
@@ -1000,7 +1002,7 @@ impl ViewportState {
             return;
         };
         view.set_rows(rows);
-        view.set_readouts(snapshot, self.why.as_ref());
+        view.set_readouts(Arc::clone(snapshot), self.why.as_ref());
         view.set_notes(self.recorder.log(), export_note, benchmark.as_ref());
     }
 

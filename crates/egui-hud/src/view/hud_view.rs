@@ -40,6 +40,10 @@ pub(crate) struct HudView {
     /// The rows chosen (a preset or the app's list), in display order.
     shown: RowList,
     rows: FormattedRows,
+    /// Readouts and notes set since `rows` were last formatted: formatted by the next layout,
+    /// on whichever thread makes it ([`Self::format_rows`]), so that a refresh laid out off the
+    /// UI thread is formatted there too.
+    to_format: ToFormat,
     max_fps: Option<f64>,
     fps: Option<f64>,
     /// The readout's hover text for the last refresh; `None` until the pointer comes over the readout
@@ -93,6 +97,24 @@ pub(crate) struct HudView {
     mesh_size: (usize, usize),
     /// What a refresh reuses from the last one, so that it allocates only what changed.
     scratch: LayoutScratch,
+}
+
+/// What the rows are formatted from at the next layout (see [`HudView::format_rows`]).
+#[derive(Default)]
+struct ToFormat {
+    /// The refresh's snapshot (shared with its owner, who keeps it for the hover and the API)
+    /// and WHY's reading, if its row is shown.
+    readouts: Option<(Arc<Snapshot>, Option<WhyReading>)>,
+    /// The notes under the rows, set with the readouts (see [`HudView::set_notes`]).
+    notes: Option<Notes>,
+}
+
+/// The rows set by [`HudView::set_notes`], as read then.
+struct Notes {
+    benchmark: Option<BenchmarkStatus>,
+    /// SPIKES: the spikes seen and the worst of them.
+    spikes: Option<(u64, Duration)>,
+    export_note: Option<String>,
 }
 
 /// Whether a view is one of its own or stands in for another.
@@ -299,6 +321,7 @@ impl HudView {
 
     pub(crate) fn clear_readouts(&mut self) {
         self.rows.clear();
+        self.to_format = ToFormat::default();
         self.max_fps = None;
         self.fps = None;
         self.plot_millis.clear();
@@ -306,12 +329,12 @@ impl HudView {
         self.forget_layout();
     }
 
-    /// Formats the rows shown now (see [`Self::set_rows`]) from `snapshot`; the others are
-    /// formatted when they are shown (see [`Self::readouts_cover`]).
-    pub(crate) fn set_readouts(&mut self, snapshot: &Snapshot, why: Option<&WhyReading>) {
+    /// Sets the readouts of the rows shown now (see [`Self::set_rows`]) to `snapshot`: they are
+    /// formatted by the next layout (see [`Self::format_rows`]); the other rows when they are
+    /// shown (see [`Self::readouts_cover`]).
+    pub(crate) fn set_readouts(&mut self, snapshot: Arc<Snapshot>, why: Option<&WhyReading>) {
         self.readouts_for = self.shown;
-        let why = why.filter(|_| self.shown.contains(HudRow::Why));
-        self.rows.fill(snapshot, self.shown, why);
+        let why = why.filter(|_| self.shown.contains(HudRow::Why)).cloned();
         self.max_fps = snapshot.max_fps;
         self.fps = snapshot.fps;
         self.latency_p50.clear();
@@ -327,21 +350,50 @@ impl HudView {
         // Built only if the pointer comes over the readout (`Self::set_hover`): most refreshes are
         // never hovered, and the text was a third of a refresh.
         self.hover = None;
+        self.to_format.readouts = Some((snapshot, why));
+        self.to_format.notes = None;
         self.outdated = true;
     }
 
-    /// The SPIKES row (spikes since the start and the worst of them), the kept spikes' marks on
-    /// the plot; the outcome of the
-    /// latest background export, while it is recent.
+    /// Formats the rows from what [`Self::set_readouts`] and [`Self::set_notes`] set since the
+    /// last call (else free): the readouts' rows, then the notes'. Called by every layout, so
+    /// a layout made off the UI thread formats its rows there; formatting writes into the
+    /// strings of the last rows, allocating nothing once every row has been shown.
+    fn format_rows(&mut self) {
+        if let Some((snapshot, why)) = self.to_format.readouts.take() {
+            self.rows.fill(&snapshot, self.readouts_for, why.as_ref());
+        }
+        let Some(notes) = self.to_format.notes.take() else {
+            return;
+        };
+        if let Some(benchmark) = &notes.benchmark {
+            push_benchmark_rows(&mut self.rows, benchmark);
+        }
+        if let Some((seen, worst)) = notes.spikes {
+            self.rows.push_value(
+                HudRow::Spikes,
+                "SPIKES",
+                None,
+                format_args!("{seen} · worst {}", DurationText(worst)),
+            );
+        }
+        if let Some(note) = notes.export_note {
+            let mut text = self.rows.text(format_args!(""));
+            text.extend(note.chars().take(40));
+            self.rows.push(ReadoutRow::note("EXPORT", text));
+        }
+    }
+
+    /// The kept spikes' marks on the plot, and the notes under the rows, formatted with the
+    /// readouts set before (see [`Self::format_rows`]): the benchmark's rows, SPIKES (spikes
+    /// since the start and the worst of them), the outcome of the latest background export
+    /// while it is recent.
     pub(crate) fn set_notes(
         &mut self,
         log: &FrameLog,
         export_note: Option<&str>,
         benchmark: Option<&BenchmarkStatus>,
     ) {
-        if let Some(benchmark) = benchmark {
-            push_benchmark_rows(&mut self.rows, benchmark);
-        }
         self.spike_marks.clear();
         // The kept spikes' starts sorted on the stack, each retained frame looked up in them:
         // a search through every spike for every retained frame was most of this call.
@@ -366,25 +418,15 @@ impl HudView {
                         }),
                 );
         }
-        if self.shown.contains(HudRow::Spikes)
-            && let Some(worst) = log.worst_spike()
-        {
-            self.rows.push_value(
-                HudRow::Spikes,
-                "SPIKES",
-                None,
-                format_args!(
-                    "{} · worst {}",
-                    log.spikes_seen(),
-                    DurationText(worst.worst)
-                ),
-            );
-        }
-        if let Some(note) = export_note {
-            let mut text = self.rows.text(format_args!(""));
-            text.extend(note.chars().take(40));
-            self.rows.push(ReadoutRow::note("EXPORT", text));
-        }
+        let spikes = log
+            .worst_spike()
+            .filter(|_| self.shown.contains(HudRow::Spikes))
+            .map(|worst| (log.spikes_seen(), worst.worst));
+        self.to_format.notes = Some(Notes {
+            benchmark: benchmark.cloned(),
+            spikes,
+            export_note: export_note.map(str::to_owned),
+        });
         self.outdated = true;
     }
 
@@ -673,6 +715,7 @@ impl HudView {
 
     /// Lays the HUD out anew for `look`, its text through `shaping`.
     fn lay_out_with(&mut self, shaping: Shaping<'_>, look: &LayoutLook) {
+        self.format_rows();
         let LayoutLook { made_for, palette } = *look;
         // Where the last layout was drawn, and its size: the new one is drawn there too if it
         // is as large (see below).
@@ -1335,6 +1378,14 @@ mod tests {
     }
 
     /// The HUD's mesh after one pass that draws `view`.
+    impl HudView {
+        /// The rows, formatted from what was set since the last layout.
+        fn formatted_rows(&mut self) -> &FormattedRows {
+            self.format_rows();
+            &self.rows
+        }
+    }
+
     fn drawn_mesh(ctx: &egui::Context, view: &mut HudView) -> Arc<egui::Mesh> {
         mesh_drawn_with(ctx, view, Relayout::InThisPass)
     }
@@ -1349,10 +1400,10 @@ mod tests {
         ));
         let mut view = HudView::default();
         view.set_rows(RowList::new(&HudRow::ALL));
-        view.set_readouts(&snapshot, None);
+        view.set_readouts(Arc::new(snapshot.clone()), None);
         let hover = hover_of(&snapshot, &[]);
         assert!(
-            view.rows
+            view.formatted_rows()
                 .as_slice()
                 .iter()
                 .all(|row| row.name != "DISPLAYED"),
@@ -1379,10 +1430,10 @@ mod tests {
             refresh_period: Some(Duration::from_micros(16_667)),
             flags: profiler_core::presentation::PresentationFlags::VSYNC,
         });
-        view.set_readouts(&snapshot, None);
+        view.set_readouts(Arc::new(snapshot.clone()), None);
         let hover = hover_of(&snapshot, &[]);
         let row = view
-            .rows
+            .formatted_rows()
             .as_slice()
             .iter()
             .find(|row| row.name == "DISPLAYED")
@@ -1404,17 +1455,17 @@ mod tests {
         snapshot.frame = Some(Duration::from_millis(4));
         let mut view = HudView::default();
         // glow or WebGL: egui's pass cannot be timed, and no GPU time is known.
-        view.set_readouts(&snapshot, None);
+        view.set_readouts(Arc::new(snapshot.clone()), None);
         let hover = hover_of(&snapshot, &["egui"]);
         assert!(
-            view.rows
+            view.formatted_rows()
                 .as_slice()
                 .iter()
                 .all(|row| !row.name.contains("GPU") && !row.name.contains("egui")),
             "no GPU row, no egui pass row"
         );
         assert!(
-            view.rows
+            view.formatted_rows()
                 .as_slice()
                 .iter()
                 .any(|row| row.name.contains("FRAME")),
@@ -1463,10 +1514,10 @@ mod tests {
             let mut view = HudView::default();
             view.set_rows(RowList::new(&HudRow::ALL));
             let snapshot = alternating_latency(after_ms);
-            view.set_readouts(&snapshot, None);
+            view.set_readouts(Arc::new(snapshot.clone()), None);
             let hover = hover_of(&snapshot, &[]);
             let row = view
-                .rows
+                .formatted_rows()
                 .as_slice()
                 .iter()
                 .find(|row| row.name == "LATENCY")
@@ -1576,7 +1627,7 @@ mod tests {
     fn full_mesh_afresh(ctx: &egui::Context, snapshot: &Snapshot) -> Arc<egui::Mesh> {
         let mut view = HudView::default();
         view.set_rows(RowList::new(HudPreset::Full.rows()));
-        view.set_readouts(snapshot, None);
+        view.set_readouts(Arc::new(snapshot.clone()), None);
         drawn_mesh(ctx, &mut view)
     }
 
@@ -1599,12 +1650,12 @@ mod tests {
         };
         let mut view = HudView::default();
         view.set_rows(RowList::new(HudPreset::Full.rows()));
-        view.set_readouts(&snapshot, None);
+        view.set_readouts(Arc::new(snapshot.clone()), None);
         let _ = drawn_mesh(&ctx, &mut view); // the font atlas
         let (size, made) = kept_backdrop(&view);
 
         snapshot.frame = Some(Duration::from_millis(5));
-        view.set_readouts(&snapshot, None);
+        view.set_readouts(Arc::new(snapshot.clone()), None);
         let refreshed = drawn_mesh(&ctx, &mut view);
         assert_eq!(
             kept_backdrop(&view),
@@ -1617,7 +1668,7 @@ mod tests {
         );
 
         snapshot.drop = Some(0.25); // one more row: a taller HUD
-        view.set_readouts(&snapshot, None);
+        view.set_readouts(Arc::new(snapshot.clone()), None);
         let taller = drawn_mesh(&ctx, &mut view);
         let (taller_size, _) = kept_backdrop(&view);
         assert!(taller_size.y > size.y, "{taller_size:?} after {size:?}");
@@ -1651,7 +1702,7 @@ mod tests {
         let mut snapshot = frame_and_p95_snapshot();
         let mut view = Box::new(HudView::default());
         view.set_rows(RowList::new(HudPreset::Full.rows()));
-        view.set_readouts(&snapshot, None);
+        view.set_readouts(Arc::new(snapshot.clone()), None);
         let first = mesh_drawn_with(&ctx, &mut view, Relayout::OffThread);
         assert!(
             !view.has_layout_due(),
@@ -1660,7 +1711,7 @@ mod tests {
 
         snapshot.frame = Some(Duration::from_millis(5));
         snapshot.drop = Some(0.25); // one more row
-        view.set_readouts(&snapshot, None);
+        view.set_readouts(Arc::new(snapshot.clone()), None);
         let meanwhile = mesh_drawn_with(&ctx, &mut view, Relayout::OffThread);
         assert!(
             Arc::ptr_eq(&meanwhile, &first),
@@ -1691,6 +1742,51 @@ mod tests {
         );
     }
 
+    /// A refresh whose layout is left to the layout thread leaves the formatting of its rows
+    /// there too: the UI thread's pass draws the last rows without formatting the new ones.
+    /// Fails where `set_readouts` formats at once (stop 49).
+    #[test]
+    fn rows_are_formatted_where_they_are_laid_out() {
+        let ctx = egui::Context::default();
+        let frame_row = |view: &HudView| {
+            view.rows
+                .as_slice()
+                .iter()
+                .find(|row| row.name == "FRAME")
+                .map(|row| row.value.clone())
+        };
+        let mut snapshot = frame_and_p95_snapshot();
+        let mut view = Box::new(HudView::default());
+        view.set_rows(RowList::new(HudPreset::Full.rows()));
+        view.set_readouts(Arc::new(snapshot.clone()), None);
+        let _ = mesh_drawn_with(&ctx, &mut view, Relayout::OffThread);
+        assert_eq!(frame_row(&view).as_deref(), Some("4.00 ms"));
+
+        snapshot.frame = Some(Duration::from_millis(9));
+        view.set_readouts(Arc::new(snapshot), None);
+        let _ = mesh_drawn_with(&ctx, &mut view, Relayout::OffThread);
+        assert!(view.has_layout_due());
+        assert_eq!(
+            frame_row(&view).as_deref(),
+            Some("4.00 ms"),
+            "not formatted in the pass"
+        );
+        let view = std::thread::Builder::new()
+            .name("layout".to_owned())
+            .spawn(move || {
+                view.lay_out_due();
+                view
+            })
+            .expect("a thread")
+            .join()
+            .expect("the layout thread ran");
+        assert_eq!(
+            frame_row(&view).as_deref(),
+            Some("9.00 ms"),
+            "formatted by the layout"
+        );
+    }
+
     /// Text the view has not kept (a character outside those laid out up front) cannot be laid out
     /// off the UI thread: that layout is dropped, and the next pass lays the HUD out with
     /// egui's fonts, as a view laying out for the first time would.
@@ -1700,10 +1796,11 @@ mod tests {
         let snapshot = frame_and_p95_snapshot();
         let mut view = HudView::default();
         view.set_rows(RowList::new(HudPreset::Full.rows()));
-        view.set_readouts(&snapshot, None);
+        view.set_readouts(Arc::new(snapshot.clone()), None);
         let _ = mesh_drawn_with(&ctx, &mut view, Relayout::OffThread);
-        view.set_readouts(&snapshot, None);
+        view.set_readouts(Arc::new(snapshot.clone()), None);
         // A note with a character the view has not laid out (an export's path).
+        view.format_rows();
         let note = view.rows.text(format_args!("saved in ~/Téléchargements"));
         view.rows.push(ReadoutRow::note("EXPORT", note));
         let _ = mesh_drawn_with(&ctx, &mut view, Relayout::OffThread);
@@ -1713,7 +1810,8 @@ mod tests {
         let mesh = mesh_drawn_with(&ctx, &mut view, Relayout::OffThread);
         let mut expected = HudView::default();
         expected.set_rows(RowList::new(HudPreset::Full.rows()));
-        expected.set_readouts(&snapshot, None);
+        expected.set_readouts(Arc::new(snapshot.clone()), None);
+        expected.format_rows();
         let note = expected
             .rows
             .text(format_args!("saved in ~/Téléchargements"));
@@ -1735,15 +1833,15 @@ mod tests {
         let fresh_mesh = |snapshot: &Snapshot| full_mesh_afresh(&ctx, snapshot);
         let mut view = HudView::default();
         view.set_rows(RowList::new(HudPreset::Full.rows()));
-        view.set_readouts(&snapshot, None);
+        view.set_readouts(Arc::new(snapshot.clone()), None);
         let _ = drawn_mesh(&ctx, &mut view); // the font atlas
-        view.set_readouts(&snapshot, None);
+        view.set_readouts(Arc::new(snapshot.clone()), None);
         let laid_out = drawn_mesh(&ctx, &mut view);
         let (buffer, room) = (laid_out.vertices.as_ptr(), laid_out.vertices.capacity());
         drop(laid_out); // as egui does once it has tessellated the pass
 
         snapshot.frame = Some(Duration::from_millis(5)); // the same number of characters
-        view.set_readouts(&snapshot, None);
+        view.set_readouts(Arc::new(snapshot.clone()), None);
         // Takes the memory the last mesh would have freed (the allocator hands a freed block
         // of the same size out first), so that a layout in new buffers cannot land there.
         let taken: Vec<egui::epaint::Vertex> = Vec::with_capacity(room);
@@ -1759,7 +1857,7 @@ mod tests {
         let held = refreshed; // still held: by an app's clone, or a pass not yet tessellated
         let before = (*held).clone();
         snapshot.frame = Some(Duration::from_millis(7));
-        view.set_readouts(&snapshot, None);
+        view.set_readouts(Arc::new(snapshot.clone()), None);
         let again = drawn_mesh(&ctx, &mut view);
         assert!(*held == before, "a mesh still held is left as it was");
         assert_ne!(again.vertices.as_ptr(), held.vertices.as_ptr());
@@ -1796,7 +1894,9 @@ mod tests {
         let mesh_of = |view: &HudView| Arc::clone(&view.layout.as_ref().expect("laid out").mesh);
         let _ = draw_at(&mut view, pos2(0.0, 0.0)); // the font atlas
         view.set_readouts(
-            &Snapshot::empty(profiler_core::FrameBudget::new(None).expect("no pin")),
+            Arc::new(Snapshot::empty(
+                profiler_core::FrameBudget::new(None).expect("no pin"),
+            )),
             None,
         );
         let laid_out = draw_at(&mut view, pos2(300.0, 10.0)).expect("laid out again");
