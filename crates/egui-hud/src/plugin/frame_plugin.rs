@@ -183,7 +183,7 @@ impl FramePlugin {
             details: state.details(),
             rows: state.rows_to_show(),
             relayout: state.relayout(),
-            view: state.take_view(),
+            view: state.take_view(now_secs),
             ids,
             anchor: state.config.anchor,
             offset: state.config.offset,

@@ -4,10 +4,10 @@ use crate::view::layout_worker::{LayoutWorker, TakenBack, Wait};
 /// Where a viewport's view is: here between passes, out with `fps_monitor` while it draws, or
 /// with its [`LayoutWorker`] from the end of a refresh's pass until the layout is done (see
 /// [`Relayout::OffThread`]). While the worker has it, a stand-in draws the last layout in its
-/// stead, so that the UI thread does not wait for the worker, for [`STAND_IN_MAX_PASSES`] at
-/// most; the pass after them, or anything that needs the view itself (new readouts, the hover
-/// text, a click that changes the layout), takes it back, waiting for the layout if need be.
-/// The owner never sees it away.
+/// stead, so that the UI thread does not wait for the worker, for [`STAND_IN_MAX_PASSES`] and
+/// [`STAND_IN_MAX_SECS`] of egui time at most; a pass after them, or anything that needs the
+/// view itself (new readouts, the hover text, a click that changes the layout), takes it back,
+/// waiting for the layout if need be. The owner never sees it away.
 pub(crate) struct ViewHome {
     /// `None` while `fps_monitor` or the worker has it. Boxed: the view (about 1 KB) goes out
     /// and back every pass, and a moved box copies a pointer, not the view through cold cache
@@ -19,6 +19,11 @@ pub(crate) struct ViewHome {
     stand_in: Option<Box<HudView>>,
     /// Where the stand-in is in the cycle of a layout handed over.
     stand_in_turn: StandInTurn,
+    /// The egui time of the latest pass the view went out for ([`Self::take`]), and until
+    /// when a stand-in may draw ([`STAND_IN_MAX_SECS`] after the pass that handed the view
+    /// over).
+    pass_secs: f64,
+    stand_in_until_secs: f64,
     worker: Worker,
     /// Whether the view was expanded when it came back from drawing: read every frame (which
     /// frames the GPU timer times) while the view may be away.
@@ -31,6 +36,13 @@ pub(crate) struct ViewHome {
 /// some 50-150 µs, is done by then; in a loop whose frames follow each other at once, the
 /// worker's wake-up and cold caches took about 130 µs on two cores, a few of its frames).
 const STAND_IN_MAX_PASSES: u8 = 4;
+
+/// The most egui time after the refresh's pass that a stand-in draws: 40 ms, two frames at
+/// 60 Hz. In egui time, so that where the new readouts first show is decided by the frames'
+/// times alone whenever they are this far apart (a test's frames, which follow each other at
+/// once in real time): then the next pass takes the view back, waiting if need be, whatever
+/// the worker's progress.
+const STAND_IN_MAX_SECS: f64 = 0.04;
 
 /// The stand-in's part in a layout handed over to the worker.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,6 +70,8 @@ impl Default for ViewHome {
             view: Some(Box::default()),
             stand_in: None,
             stand_in_turn: StandInTurn::Done,
+            pass_secs: 0.0,
+            stand_in_until_secs: 0.0,
             worker: Worker::NotStarted,
             expanded: true,
         }
@@ -72,7 +86,7 @@ impl ViewHome {
         self.view.as_deref_mut()
     }
 
-    /// The view as last drawn, for a pass's checks (the rows formatted, where the readout is,
+    /// The view as last drawn, for a pass's checks (the rows set, where the readout is,
     /// whether its hover is built): the stand-in while the worker lays the view out. Never
     /// waits. `None` while `fps_monitor` has it.
     pub(crate) fn drawn_mut(&mut self) -> Option<&mut HudView> {
@@ -84,11 +98,14 @@ impl ViewHome {
         }
     }
 
-    /// The view, out for drawing (a default one the first time, or after a worker lost it):
-    /// the stand-in while the worker lays the view out (see [`STAND_IN_MAX_PASSES`]).
-    pub(crate) fn take(&mut self) -> Box<HudView> {
+    /// The view, out for drawing in a pass at egui time `now_secs` (a default one the first
+    /// time, or after a worker lost it): the stand-in while the worker lays the view out (see
+    /// [`STAND_IN_MAX_PASSES`], [`STAND_IN_MAX_SECS`]).
+    pub(crate) fn take(&mut self, now_secs: f64) -> Box<HudView> {
+        self.pass_secs = now_secs;
         self.take_back(Wait::No);
         if let StandInTurn::MayDraw(passes_left @ 1..) = self.stand_in_turn
+            && now_secs < self.stand_in_until_secs
             && self.worker_has_view()
             && let Some(stand_in) = self.stand_in.take()
         {
@@ -175,6 +192,7 @@ impl ViewHome {
             match worker.lay_out(view) {
                 Ok(()) => {
                     self.stand_in_turn = StandInTurn::MayDraw(STAND_IN_MAX_PASSES);
+                    self.stand_in_until_secs = self.pass_secs + STAND_IN_MAX_SECS;
                     return;
                 }
                 Err(back) => {
@@ -248,7 +266,7 @@ mod tests {
 
     use profiler_core::Snapshot;
 
-    use super::{STAND_IN_MAX_PASSES, ViewHome, Worker};
+    use super::{STAND_IN_MAX_PASSES, STAND_IN_MAX_SECS, ViewHome, Worker};
     use crate::view::hud_ids::HudIds;
     use crate::view::hud_preset::HudPreset;
     use crate::view::hud_view::{HudView, Relayout};
@@ -264,11 +282,15 @@ mod tests {
         snapshot
     }
 
-    /// One pass drawing the view `home` hands out, laid out as `relayout` says; returns the
-    /// rows it drew, as told to screen readers.
-    fn drawn_rows(ctx: &egui::Context, home: &mut ViewHome, relayout: Relayout) -> String {
+    /// One pass at egui time `now_secs` drawing the view `home` hands out, laid out as
+    /// `relayout` says; returns the rows it drew, as told to screen readers.
+    fn drawn_rows(
+        ctx: &egui::Context,
+        home: &mut ViewHome,
+        (relayout, now_secs): (Relayout, f64),
+    ) -> String {
         let ids = HudIds::of(egui::ViewportId::ROOT);
-        let mut view = home.take();
+        let mut view = home.take(now_secs);
         let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
             view.prepare(ui.painter(), relayout);
             let mut widgets = LayerWidgets::new(ui.ctx(), ui.layer_id(), ui.clip_rect());
@@ -292,8 +314,8 @@ mod tests {
     }
 
     /// Behaviour: while the layout thread lays a refresh out, the next passes do not wait for
-    /// it: a stand-in draws the last refresh's rows, for up to `STAND_IN_MAX_PASSES`. The pass
-    /// after them waits, and draws the new rows. Fails where the next pass waits for the
+    /// it: a stand-in draws the last refresh's rows, for up to `STAND_IN_MAX_PASSES` within
+    /// `STAND_IN_MAX_SECS` of egui time. A pass after them waits, and draws the new rows. Fails where the next pass waits for the
     /// layout (stop 49: it took the view back from the worker, held back here until the
     /// watchdog let it go).
     #[test]
@@ -315,13 +337,13 @@ mod tests {
             view.set_rows(RowList::new(HudPreset::Full.rows()));
             view.set_readouts(Arc::new(snapshot_with_frame(4)), None);
         }
-        let first = drawn_rows(&ctx, &mut home, Relayout::OffThread);
+        let first = drawn_rows(&ctx, &mut home, (Relayout::OffThread, 0.0));
         assert!(first.contains("4.00 ms"), "{first}");
 
         if let Some(view) = home.get_mut() {
             view.set_readouts(Arc::new(snapshot_with_frame(9)), None);
         }
-        let refresh = drawn_rows(&ctx, &mut home, Relayout::OffThread);
+        let refresh = drawn_rows(&ctx, &mut home, (Relayout::OffThread, 0.0));
         assert_eq!(refresh, first, "the refresh's pass draws the last layout");
         assert!(home.worker_has_view(), "its layout went to the worker");
 
@@ -338,7 +360,7 @@ mod tests {
             })
             .expect("a thread");
         for pass in 1..=STAND_IN_MAX_PASSES {
-            let next = drawn_rows(&ctx, &mut home, Relayout::OffThread);
+            let next = drawn_rows(&ctx, &mut home, (Relayout::OffThread, 0.0));
             assert_eq!(
                 next, first,
                 "pass {pass} draws the stand-in, without waiting"
@@ -347,10 +369,33 @@ mod tests {
         }
 
         let _ = release.send(());
-        let after = drawn_rows(&ctx, &mut home, Relayout::OffThread);
+        let after = drawn_rows(&ctx, &mut home, (Relayout::OffThread, 0.0));
         assert!(after.contains("9.00 ms"), "the pass after waits: {after}");
         assert!(!home.worker_has_view());
-        drop(watchdog);
+
+        // A pass `STAND_IN_MAX_SECS` or more after the refresh's (egui time) takes the view
+        // back, waiting for the layout, let go a little later here.
+        if let Some(view) = home.get_mut() {
+            view.set_readouts(Arc::new(snapshot_with_frame(12)), None);
+        }
+        let refresh = drawn_rows(&ctx, &mut home, (Relayout::OffThread, 1.0));
+        assert_eq!(refresh, after, "the refresh's pass draws the last layout");
+        assert!(home.worker_has_view());
+        let late_release = release.clone();
+        let releaser = std::thread::Builder::new()
+            .name("releaser".to_owned())
+            .spawn(move || {
+                std::thread::sleep(Duration::from_millis(50));
+                let _ = late_release.send(());
+            })
+            .expect("a thread");
+        let late = drawn_rows(
+            &ctx,
+            &mut home,
+            (Relayout::OffThread, 1.0 + STAND_IN_MAX_SECS),
+        );
+        assert!(late.contains("12.0 ms"), "no stand-in that late: {late}");
+        drop((watchdog, releaser));
     }
 
     /// Behaviour: the stand-in keeps the hover text built in the refresh's pass (a pointer
@@ -376,12 +421,12 @@ mod tests {
             view.set_rows(RowList::new(HudPreset::Full.rows()));
             view.set_readouts(Arc::new(snapshot_with_frame(4)), None);
         }
-        let _ = drawn_rows(&ctx, &mut home, Relayout::OffThread);
+        let _ = drawn_rows(&ctx, &mut home, (Relayout::OffThread, 0.0));
         if let Some(view) = home.get_mut() {
             view.set_readouts(Arc::new(snapshot_with_frame(9)), None);
             view.set_hover("the hover".to_owned());
         }
-        let _ = drawn_rows(&ctx, &mut home, Relayout::OffThread);
+        let _ = drawn_rows(&ctx, &mut home, (Relayout::OffThread, 0.0));
         assert!(home.worker_has_view(), "its layout went to the worker");
         assert!(
             home.drawn_mut()
@@ -390,7 +435,7 @@ mod tests {
         );
 
         ctx.set_visuals(egui::Visuals::light());
-        let mut stand_in = home.take();
+        let mut stand_in = home.take(0.0);
         assert!(stand_in.is_standing_in());
         let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
             stand_in.prepare(ui.painter(), Relayout::OffThread);
@@ -403,7 +448,7 @@ mod tests {
         let _ = release.send(());
         home.put_back(stand_in);
         assert!(!home.worker_has_view(), "the view is taken back at once");
-        let view = home.take();
+        let view = home.take(0.0);
         assert!(!view.is_standing_in() && !view.lacks_hover());
         home.put_back(view);
     }

@@ -86,8 +86,9 @@ pub(crate) struct ViewportState {
     view: ViewHome,
     /// The HUD's egui ids on this viewport, worked out at the first draw.
     ids: Option<HudIds>,
-    /// Shared with the view until it formats its rows from it (off the UI thread, with a
-    /// refresh's layout): a part read into it meanwhile (the hover, the API) copies it first.
+    /// Shared with the view until its next layout formats the rows from it (off the UI thread
+    /// after a refresh in an app that runs every frame): a part read into it meanwhile (the
+    /// hover, the API, a preset brought then) copies it first.
     displayed: Option<Arc<Snapshot>>,
     /// The costlier readings the last refresh left out of `displayed` because no row shown
     /// then needed them; read into it when something asks (the API, the hover, a preset
@@ -440,8 +441,8 @@ impl ViewportState {
 
     /// The view, out for drawing (a default one the first time; a stand-in that draws the last
     /// layout while the layout worker lays the view out, see [`ViewHome`]).
-    pub(crate) fn take_view(&mut self) -> Box<HudView> {
-        self.view.take()
+    pub(crate) fn take_view(&mut self, now_secs: f64) -> Box<HudView> {
+        self.view.take(now_secs)
     }
 
     /// Where this pass may make a refresh's layout: off the UI thread when the frame was asked
@@ -977,8 +978,8 @@ impl ViewportState {
         self.cover_shown_rows(export_note);
     }
 
-    /// Whether the view's readouts were formatted for every row to show (a refresh formats
-    /// only the rows shown then), or there is nothing to format them from yet (before the
+    /// Whether the view's readouts were set for every row to show (a refresh sets only the
+    /// rows shown then), or there is nothing to format them from yet (before the
     /// first refresh). A bit test a frame, after building the list to show.
     pub(crate) fn readouts_cover_shown(&mut self) -> bool {
         let rows = self.rows_to_show();
@@ -989,9 +990,9 @@ impl ViewportState {
                 .is_none_or(|view| view.readouts_cover(rows))
     }
 
-    /// Formats the view's readouts from the last refresh's snapshot for the rows to show now:
-    /// at each refresh, and when a preset chosen between refreshes shows rows not formatted
-    /// then, so that a row appears at once, with the values the others show, not at the next
+    /// Sets the view's readouts to the last refresh's snapshot for the rows to show now
+    /// (formatted by the view's next layout): at each refresh, and when a preset chosen
+    /// between refreshes shows rows not set then, so that a row appears at once, with the values the others show, not at the next
     /// refresh.
     pub(crate) fn cover_shown_rows(&mut self, export_note: Option<&str>) {
         let rows = self.rows_to_show();

@@ -31,8 +31,9 @@ const NAME_COLUMN_CHARS: usize = 9;
 /// Width of a GPU pass's budget bar at 100 % of the budget.
 const BAR_WIDTH: f32 = 24.0;
 
-/// What the HUD shows between ticks: the readouts formatted at the last refresh, laid out once
-/// per refresh (or theme / scale change), so a frame between ticks only paints.
+/// What the HUD shows between ticks: the readouts set at the last refresh, formatted and laid
+/// out once per refresh (or theme / scale change) by the layout that shows them, so a frame
+/// between ticks only paints.
 #[derive(Default)]
 pub(crate) struct HudView {
     pub(crate) mode: MainReadout,
@@ -43,7 +44,7 @@ pub(crate) struct HudView {
     /// Readouts and notes set since `rows` were last formatted: formatted by the next layout,
     /// on whichever thread makes it ([`Self::format_rows`]), so that a refresh laid out off the
     /// UI thread is formatted there too.
-    to_format: ToFormat,
+    to_format: Option<ToFormat>,
     max_fps: Option<f64>,
     fps: Option<f64>,
     /// The readout's hover text for the last refresh; `None` until the pointer comes over the readout
@@ -62,7 +63,8 @@ pub(crate) struct HudView {
     plot_top_millis: f32,
     /// Plot indices of the frames kept as spikes.
     spike_marks: Vec<usize>,
-    /// The rows `rows` was formatted for (those shown at the last [`Self::set_readouts`]).
+    /// The rows the readouts were set for (those shown at the last [`Self::set_readouts`]),
+    /// which `rows` holds once the next layout formatted them.
     readouts_for: RowList,
     /// The details control was clicked in this pass.
     pub(crate) details_clicked: bool,
@@ -100,12 +102,14 @@ pub(crate) struct HudView {
 }
 
 /// What the rows are formatted from at the next layout (see [`HudView::format_rows`]).
-#[derive(Default)]
 struct ToFormat {
-    /// The refresh's snapshot (shared with its owner, who keeps it for the hover and the API)
-    /// and WHY's reading, if its row is shown.
-    readouts: Option<(Arc<Snapshot>, Option<WhyReading>)>,
-    /// The notes under the rows, set with the readouts (see [`HudView::set_notes`]).
+    /// The refresh's snapshot, shared with its owner, who keeps it for the hover and the API.
+    snapshot: Arc<Snapshot>,
+    /// WHY's reading, if its row is shown.
+    why: Option<WhyReading>,
+    /// The rows to format.
+    rows: RowList,
+    /// The notes under the rows (see [`HudView::set_notes`]).
     notes: Option<Notes>,
 }
 
@@ -209,7 +213,8 @@ pub(crate) enum Relayout {
     /// owner hands the view to a [`crate::view::layout_worker::LayoutWorker`] when
     /// [`HudView::has_layout_due`]): for a frame the next one follows at once, so that the new
     /// numbers show in the next pass after the layout is done (a stand-in draws the last
-    /// layout until then, four passes at most; see `crate::plugin::view_home::ViewHome`).
+    /// layout until then, four passes within 40 ms at most; see
+    /// `crate::plugin::view_home::ViewHome`).
     /// Only for new readouts (a row that appears with them included); a click, another set of
     /// rows (a preset) or a new look are laid out in the pass.
     OffThread,
@@ -313,7 +318,7 @@ impl HudView {
         self.shown = rows;
     }
 
-    /// Whether the readouts were formatted for every row of `rows`; if not (a preset changed
+    /// Whether the readouts were set for every row of `rows`; if not (a preset changed
     /// between refreshes), they are to be set again before `rows` are shown.
     pub(crate) fn readouts_cover(&self, rows: RowList) -> bool {
         self.readouts_for.covers(&rows)
@@ -321,7 +326,7 @@ impl HudView {
 
     pub(crate) fn clear_readouts(&mut self) {
         self.rows.clear();
-        self.to_format = ToFormat::default();
+        self.to_format = None;
         self.max_fps = None;
         self.fps = None;
         self.plot_millis.clear();
@@ -331,7 +336,7 @@ impl HudView {
 
     /// Sets the readouts of the rows shown now (see [`Self::set_rows`]) to `snapshot`: they are
     /// formatted by the next layout (see [`Self::format_rows`]); the other rows when they are
-    /// shown (see [`Self::readouts_cover`]).
+    /// shown (see [`Self::readouts_cover`]). Call [`Self::set_notes`] after it.
     pub(crate) fn set_readouts(&mut self, snapshot: Arc<Snapshot>, why: Option<&WhyReading>) {
         self.readouts_for = self.shown;
         let why = why.filter(|_| self.shown.contains(HudRow::Why)).cloned();
@@ -350,8 +355,12 @@ impl HudView {
         // Built only if the pointer comes over the readout (`Self::set_hover`): most refreshes are
         // never hovered, and the text was a third of a refresh.
         self.hover = None;
-        self.to_format.readouts = Some((snapshot, why));
-        self.to_format.notes = None;
+        self.to_format = Some(ToFormat {
+            snapshot,
+            why,
+            rows: self.shown,
+            notes: None,
+        });
         self.outdated = true;
     }
 
@@ -360,10 +369,12 @@ impl HudView {
     /// a layout made off the UI thread formats its rows there; formatting writes into the
     /// strings of the last rows, allocating nothing once every row has been shown.
     fn format_rows(&mut self) {
-        if let Some((snapshot, why)) = self.to_format.readouts.take() {
-            self.rows.fill(&snapshot, self.readouts_for, why.as_ref());
-        }
-        let Some(notes) = self.to_format.notes.take() else {
+        let Some(to_format) = self.to_format.take() else {
+            return;
+        };
+        self.rows
+            .fill(&to_format.snapshot, to_format.rows, to_format.why.as_ref());
+        let Some(notes) = to_format.notes else {
             return;
         };
         if let Some(benchmark) = &notes.benchmark {
@@ -385,7 +396,7 @@ impl HudView {
     }
 
     /// The kept spikes' marks on the plot, and the notes under the rows, formatted with the
-    /// readouts set before (see [`Self::format_rows`]): the benchmark's rows, SPIKES (spikes
+    /// readouts [`Self::set_readouts`] set just before (see [`Self::format_rows`]): the benchmark's rows, SPIKES (spikes
     /// since the start and the worst of them), the outcome of the latest background export
     /// while it is recent.
     pub(crate) fn set_notes(
@@ -422,11 +433,16 @@ impl HudView {
             .worst_spike()
             .filter(|_| self.shown.contains(HudRow::Spikes))
             .map(|worst| (log.spikes_seen(), worst.worst));
-        self.to_format.notes = Some(Notes {
+        let notes = Notes {
             benchmark: benchmark.cloned(),
             spikes,
             export_note: export_note.map(str::to_owned),
-        });
+        };
+        if let Some(to_format) = &mut self.to_format {
+            to_format.notes = Some(notes);
+        } else {
+            debug_assert!(false, "notes are set with the readouts they follow");
+        }
         self.outdated = true;
     }
 
@@ -476,7 +492,7 @@ impl HudView {
 
     /// Makes this view (an empty one, or a stand-in that was taken over) stand in for `view`
     /// while a worker lays `view` out: it takes `view`'s layout, the last refresh's, and what a
-    /// pass reads besides (the mode, the rows and those formatted, where the readout was), and
+    /// pass reads besides (the mode, the rows shown and those set, where the readout was), and
     /// draws that layout as it is. It never lays out: a pass that would (a click, another set of
     /// rows, a new look) draws the layout as it was and leaves [`Self::is_stand_in_outdated`]
     /// set. No allocation.
@@ -1348,6 +1364,12 @@ mod tests {
             log.add(trace, budget);
         }
         let mut view = HudView::default();
+        view.set_readouts(
+            Arc::new(Snapshot::empty(
+                profiler_core::FrameBudget::new(None).expect("no pin"),
+            )),
+            None,
+        );
         view.set_notes(&log, None, None);
         let kept: Vec<Duration> = log.spikes().iter().map(|s| s.at).collect();
         let expected: Vec<usize> = log
@@ -1377,7 +1399,6 @@ mod tests {
         .text()
     }
 
-    /// The HUD's mesh after one pass that draws `view`.
     impl HudView {
         /// The rows, formatted from what was set since the last layout.
         fn formatted_rows(&mut self) -> &FormattedRows {
@@ -1386,6 +1407,7 @@ mod tests {
         }
     }
 
+    /// The HUD's mesh after one pass that draws `view`.
     fn drawn_mesh(ctx: &egui::Context, view: &mut HudView) -> Arc<egui::Mesh> {
         mesh_drawn_with(ctx, view, Relayout::InThisPass)
     }

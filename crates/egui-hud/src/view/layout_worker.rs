@@ -8,8 +8,9 @@ use crate::view::hud_view::HudView;
 /// plot's line into one mesh), and runs with cold caches twice a second.
 ///
 /// The view itself is handed over, whole, and taken back when it is done (a stand-in draws its
-/// last layout meanwhile, see `crate::plugin::view_home::ViewHome`): nothing is shared, and the
-/// view is never in two places. Started on the first layout handed over, one
+/// last layout meanwhile, see `crate::plugin::view_home::ViewHome`): the view is never in two
+/// places, and shares only what it reads (the snapshot its rows are formatted from, behind an
+/// `Arc`). Started on the first layout handed over, one
 /// per viewport's HUD; asleep between refreshes; ends when its owner drops it (after the
 /// layout under way, if any).
 ///
