@@ -213,7 +213,7 @@ pub(crate) enum Relayout {
     /// owner hands the view to a [`crate::view::layout_worker::LayoutWorker`] when
     /// [`HudView::has_layout_due`]): for a frame the next one follows at once, so that the new
     /// numbers show in the next pass after the layout is done (a stand-in draws the last
-    /// layout until then, four passes within 40 ms at most; see
+    /// layout until then, four passes within 70 ms at most; see
     /// `crate::plugin::view_home::ViewHome`).
     /// Only for new readouts (a row that appears with them included); a click, another set of
     /// rows (a preset) or a new look are laid out in the pass.
