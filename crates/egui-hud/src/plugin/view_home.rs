@@ -316,18 +316,13 @@ mod tests {
             .expect("the rows are drawn")
     }
 
-    /// Behaviour: while the layout thread lays a refresh out, the next passes do not wait for
-    /// it: a stand-in draws the last refresh's rows, for up to `STAND_IN_MAX_PASSES` within
-    /// `STAND_IN_MAX_SECS` of egui time. A pass after them waits, and draws the new rows. Fails where the next pass waits for the
-    /// layout (stop 49: it took the view back from the worker, held back here until the
-    /// watchdog let it go).
-    #[test]
-    fn the_pass_after_a_refresh_does_not_wait_for_its_layout() {
+    /// A home for the full HUD's view, with FRAME at 4 ms, whose layout worker lays each view
+    /// out only once let go through the returned sender, and a context with accessibility on.
+    fn held_home() -> (egui::Context, ViewHome, mpsc::Sender<()>) {
         let ctx = egui::Context::default();
         ctx.enable_accesskit();
         let (release, held) = mpsc::channel::<()>();
         let worker = LayoutWorker::start_with(move |view: &mut HudView| {
-            // Held back until the test (or, if a pass waits for it, the watchdog) lets it go.
             let _ = held.recv();
             view.lay_out_due();
         })
@@ -340,6 +335,17 @@ mod tests {
             view.set_rows(RowList::new(HudPreset::Full.rows()));
             view.set_readouts(Arc::new(snapshot_with_frame(4)), None);
         }
+        (ctx, home, release)
+    }
+
+    /// Behaviour: while the layout thread lays a refresh out, the next passes do not wait for
+    /// it: a stand-in draws the last refresh's rows, for up to `STAND_IN_MAX_PASSES` within
+    /// `STAND_IN_MAX_SECS` of egui time. A pass after them waits, and draws the new rows.
+    /// Fails where the next pass waits for the layout (stop 49: it took the view back from the
+    /// worker, held back here until the watchdog let it go), and without the time bound.
+    #[test]
+    fn the_pass_after_a_refresh_does_not_wait_for_its_layout() {
+        let (ctx, mut home, release) = held_home();
         let first = drawn_rows(&ctx, &mut home, (Relayout::OffThread, 0.0));
         assert!(first.contains("4.00 ms"), "{first}");
 
@@ -408,22 +414,7 @@ mod tests {
     /// before the review fixes (the hover was dropped; the stand-in's state was not asked).
     #[test]
     fn a_stand_in_keeps_the_hover_and_gives_way_to_a_new_look() {
-        let ctx = egui::Context::default();
-        ctx.enable_accesskit();
-        let (release, held) = mpsc::channel::<()>();
-        let worker = LayoutWorker::start_with(move |view: &mut HudView| {
-            let _ = held.recv();
-            view.lay_out_due();
-        })
-        .expect("a thread");
-        let mut home = ViewHome {
-            worker: Worker::Running(worker),
-            ..ViewHome::default()
-        };
-        if let Some(view) = home.get_mut() {
-            view.set_rows(RowList::new(HudPreset::Full.rows()));
-            view.set_readouts(Arc::new(snapshot_with_frame(4)), None);
-        }
+        let (ctx, mut home, release) = held_home();
         let _ = drawn_rows(&ctx, &mut home, (Relayout::OffThread, 0.0));
         if let Some(view) = home.get_mut() {
             view.set_readouts(Arc::new(snapshot_with_frame(9)), None);

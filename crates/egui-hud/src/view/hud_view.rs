@@ -1407,6 +1407,19 @@ mod tests {
         }
     }
 
+    /// `view` with its due layout made on a thread of its own, as the layout worker makes it.
+    fn laid_out_on_another_thread(mut view: Box<HudView>) -> Box<HudView> {
+        std::thread::Builder::new()
+            .name("layout".to_owned())
+            .spawn(move || {
+                view.lay_out_due();
+                view
+            })
+            .expect("a thread")
+            .join()
+            .expect("the layout thread ran")
+    }
+
     /// The HUD's mesh after one pass that draws `view`.
     fn drawn_mesh(ctx: &egui::Context, view: &mut HudView) -> Arc<egui::Mesh> {
         mesh_drawn_with(ctx, view, Relayout::InThisPass)
@@ -1742,15 +1755,7 @@ mod tests {
         assert!(view.has_layout_due(), "the new one is left for the worker");
         drop((first, meanwhile)); // egui's copy went with its pass
 
-        let mut view = std::thread::Builder::new()
-            .name("layout".to_owned())
-            .spawn(move || {
-                view.lay_out_due();
-                view
-            })
-            .expect("a thread")
-            .join()
-            .expect("the layout thread ran");
+        let mut view = laid_out_on_another_thread(view);
         assert!(!view.has_layout_due());
         let laid_out = Arc::clone(&view.layout.as_ref().expect("laid out there").mesh);
         assert!(
@@ -1793,15 +1798,7 @@ mod tests {
             Some("4.00 ms"),
             "not formatted in the pass"
         );
-        let view = std::thread::Builder::new()
-            .name("layout".to_owned())
-            .spawn(move || {
-                view.lay_out_due();
-                view
-            })
-            .expect("a thread")
-            .join()
-            .expect("the layout thread ran");
+        let view = laid_out_on_another_thread(view);
         assert_eq!(
             frame_row(&view).as_deref(),
             Some("9.00 ms"),
