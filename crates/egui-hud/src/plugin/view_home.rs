@@ -17,8 +17,9 @@ pub(crate) struct ViewHome {
     /// [`HudView::stand_in_for`]); made at the first layout handed over and kept (empty between
     /// refreshes). `None` while `fps_monitor` has it.
     stand_in: Option<Box<HudView>>,
-    /// Where the stand-in is in the cycle of a layout handed over.
-    stand_in_turn: StandInTurn,
+    /// How many more passes the stand-in may draw in the view's stead: [`STAND_IN_MAX_PASSES`]
+    /// when the view is handed over, none once it is back.
+    stand_in_passes_left: u8,
     /// The egui time of the latest pass the view went out for ([`Self::take`]), and until
     /// when a stand-in may draw ([`STAND_IN_MAX_SECS`] after the pass that handed the view
     /// over).
@@ -47,17 +48,6 @@ const STAND_IN_MAX_PASSES: u8 = 4;
 /// against 2.7-2.8 with four frames).
 const STAND_IN_MAX_SECS: f64 = 0.07;
 
-/// The stand-in's part in a layout handed over to the worker.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum StandInTurn {
-    /// It may draw this many more passes in the view's stead (the view is with the worker).
-    MayDraw(u8),
-    /// `fps_monitor` draws it in this pass; it may draw this many more after it.
-    Drawing(u8),
-    /// The view came back.
-    Done,
-}
-
 /// The layout worker, started on the first layout handed over.
 enum Worker {
     NotStarted,
@@ -72,7 +62,7 @@ impl Default for ViewHome {
         Self {
             view: Some(Box::default()),
             stand_in: None,
-            stand_in_turn: StandInTurn::Done,
+            stand_in_passes_left: 0,
             pass_secs: 0.0,
             stand_in_until_secs: 0.0,
             worker: Worker::NotStarted,
@@ -107,12 +97,12 @@ impl ViewHome {
     pub(crate) fn take(&mut self, now_secs: f64) -> Box<HudView> {
         self.pass_secs = now_secs;
         self.take_back(Wait::No);
-        if let StandInTurn::MayDraw(passes_left @ 1..) = self.stand_in_turn
+        if self.stand_in_passes_left > 0
             && now_secs < self.stand_in_until_secs
             && self.worker_has_view()
             && let Some(stand_in) = self.stand_in.take()
         {
-            self.stand_in_turn = StandInTurn::Drawing(passes_left - 1);
+            self.stand_in_passes_left -= 1;
             return stand_in;
         }
         self.take_back(Wait::UntilDone);
@@ -134,13 +124,9 @@ impl ViewHome {
     /// The stand-in is kept; if its pass needed the view itself, the view is taken back now.
     pub(crate) fn put_back(&mut self, view: Box<HudView>) {
         self.expanded = !view.collapsed;
-        // Told apart by its role, not by the turn: the view may have come back while the
-        // stand-in was out.
+        // Told apart by its role: the view may have come back while the stand-in was out.
         if view.is_standing_in() {
             debug_assert!(self.stand_in.is_none(), "one stand-in per viewport");
-            if let StandInTurn::Drawing(passes_left) = self.stand_in_turn {
-                self.stand_in_turn = StandInTurn::MayDraw(passes_left);
-            }
             let outdated = view.is_stand_in_outdated();
             self.stand_in = Some(view);
             if outdated {
@@ -194,7 +180,7 @@ impl ViewHome {
                 .stand_in_for(&mut view);
             match worker.lay_out(view) {
                 Ok(()) => {
-                    self.stand_in_turn = StandInTurn::MayDraw(STAND_IN_MAX_PASSES);
+                    self.stand_in_passes_left = STAND_IN_MAX_PASSES;
                     self.stand_in_until_secs = self.pass_secs + STAND_IN_MAX_SECS;
                     return;
                 }
@@ -230,7 +216,7 @@ impl ViewHome {
                 new_view_out_of_line()
             }
         };
-        self.stand_in_turn = StandInTurn::Done;
+        self.stand_in_passes_left = 0;
         self.view = Some(view);
         // A stand-in out with `fps_monitor` is taken over when it comes back.
         self.end_stand_in();
