@@ -21,7 +21,8 @@
 //! the HUD leaves in the caches, or egui's state it adds to; on lavapipe also by the driver's
 //! work between frames), which no measure of the HUD's own counts; what is left of `run_ui`'s
 //! share is the HUD's hooks and egui's work for the HUD. Allocations are counted per frame and
-//! inside `fps_monitor`.
+//! inside `fps_monitor`. Each column that shows the HUD also prints the HUD's own measure of
+//! itself (the demo's `hud_cost_us`) over the whole run, with its GPU timer's share of frames.
 //!
 //! `cargo bench -p egui-hud --bench hud_render_cost` prints the table (needs a Vulkan adapter:
 //! lavapipe here, any GPU elsewhere; `EGUI_HUD_BENCH_SIZE=WxH` sets the target size, default
@@ -39,11 +40,14 @@ use std::time::{Duration, Instant};
 
 #[path = "support/counting_allocator.rs"]
 mod counting_allocator;
+#[path = "support/own_measure.rs"]
+mod own_measure;
 #[path = "support/render_bench_setup.rs"]
 mod render_bench_setup;
 #[path = "support/typical_ui.rs"]
 mod typical_ui;
 use counting_allocator::{CountingAllocator, allocations};
+use own_measure::OwnMeasure;
 use render_bench_setup::{frames_and_rounds, idle_between_frames, micros, target_size};
 use typical_ui::typical_ui;
 
@@ -157,6 +161,8 @@ struct Target {
     slider: f32,
     phases: Option<egui_hud::CpuPhases>,
     last_snapshot: Option<profiler_core::Snapshot>,
+    /// The HUD's own measure over the run's frames (reset after the warm-up).
+    own: OwnMeasure,
 }
 
 impl Target {
@@ -195,6 +201,7 @@ impl Target {
             slider: 0.5,
             phases: None,
             last_snapshot: None,
+            own: OwnMeasure::default(),
         };
         if column == Column::AllRows {
             egui_hud::set_refresh_rate(&target.ctx, Some(60.0));
@@ -309,6 +316,8 @@ impl Target {
             let snapshot = egui_hud::snapshot(&self.ctx);
             cost.refresh = snapshot.is_some() && snapshot != self.last_snapshot;
             self.last_snapshot = snapshot;
+            self.own
+                .after_frame(self.last_snapshot.as_ref().filter(|_| cost.refresh));
         }
         cost
     }
@@ -385,6 +394,7 @@ fn run() {
         for _ in 0..60 {
             target.frame(&render_state, show); // warm-up: caches, the HUD's own warm-up
         }
+        target.own = OwnMeasure::default();
     }
     // Interleaved rounds: every column sees the same machine state.
     let mut costs: Vec<Vec<FrameCost>> = vec![Vec::new(); targets.len()];
@@ -491,17 +501,13 @@ fn print_table(targets: &[Target], costs: &[Vec<FrameCost>]) {
             i128::from(m.allocations) - i128::from(without.allocations),
         );
     }
-    let shown = targets.iter().find(|t| t.column == Column::Shown);
-    if let Some(snapshot) = shown.and_then(|t| egui_hud::snapshot(&t.ctx)) {
-        println!(
-            "  the shown HUD's own measure: {:.1} µs per frame (hud_cost_us); GPU: {:.1} µs; \
-             GPU timed in {:.0}% of frames",
-            snapshot.overlay_cost.map_or(f64::NAN, micros),
-            snapshot.gpu_overlay_cost.map_or(f64::NAN, micros),
-            snapshot
-                .gpu_timed_share
-                .map_or(f64::NAN, |share| share * 100.0),
-        );
+    println!(
+        "  the HUD's own measure (hud_cost_us), the mean of the run's windows (lowest–highest):"
+    );
+    for target in targets {
+        if let Some(summary) = target.own.summary() {
+            println!("  {:<16} {summary}", target.column.name());
+        }
     }
     println!("  refresh frames: mean by stage, and the HUD's share over `without`'s frames:");
     for (column, _, refresh, _, _) in &rows {

@@ -9,7 +9,8 @@
 //!
 //! Each column's CPU time per frame is split into `run_ui` (its `fps_monitor` call apart),
 //! tessellation and the painter's work; refresh frames (the 500 ms tick's) are apart from the
-//! frames between them; allocations are counted per frame and inside `fps_monitor`.
+//! frames between them; allocations are counted per frame and inside `fps_monitor`; and the
+//! HUD's own measure of itself (the demo's `hud_cost_us`) over the whole run.
 //!
 //! `cargo bench -p egui-hud --bench hud_render_cost_glow` prints the table (Linux with an EGL
 //! driver; `EGUI_HUD_BENCH_SIZE=WxH` sets the target size, default 860x520). Elsewhere it says
@@ -19,6 +20,9 @@
 #[cfg(target_os = "linux")]
 #[path = "support/counting_allocator.rs"]
 mod counting_allocator;
+#[cfg(target_os = "linux")]
+#[path = "support/own_measure.rs"]
+mod own_measure;
 #[cfg(target_os = "linux")]
 #[path = "support/render_bench_setup.rs"]
 mod render_bench_setup;
@@ -60,6 +64,7 @@ mod glow_bench {
     use egui_hud::profiler_core::Snapshot;
 
     use crate::counting_allocator::allocations;
+    use crate::own_measure::OwnMeasure;
     use crate::render_bench_setup::{frames_and_rounds, idle_between_frames, micros, target_size};
     use crate::typical_ui::typical_ui;
 
@@ -119,6 +124,8 @@ mod glow_bench {
         time_secs: f64,
         slider: f32,
         last_snapshot: Option<Snapshot>,
+        /// The HUD's own measure over the run's frames (reset after the warm-up).
+        own: OwnMeasure,
     }
 
     /// The headless GL state every column draws with: one context, one framebuffer.
@@ -195,6 +202,7 @@ mod glow_bench {
                 time_secs: 0.0,
                 slider: 0.5,
                 last_snapshot: None,
+                own: OwnMeasure::default(),
             }
         }
 
@@ -247,6 +255,8 @@ mod glow_bench {
                 let snapshot = egui_hud::snapshot(&self.ctx);
                 cost.refresh = snapshot.is_some() && snapshot != self.last_snapshot;
                 self.last_snapshot = snapshot;
+                self.own
+                    .after_frame(self.last_snapshot.as_ref().filter(|_| cost.refresh));
             }
             cost
         }
@@ -279,6 +289,7 @@ mod glow_bench {
             for _ in 0..60 {
                 target.frame(&mut gl); // warm-up: caches, the HUD's own warm-up
             }
+            target.own = OwnMeasure::default();
         }
         let mut costs: Vec<Vec<FrameCost>> = vec![Vec::new(); targets.len()];
         for _ in 0..rounds {
@@ -350,6 +361,15 @@ mod glow_bench {
                     i128::from(m.allocations) - i128::from(without.allocations),
                     refresh.map_or(f64::NAN, |r| micros(r) - micros(without.total())),
                 );
+            }
+        }
+        println!(
+            "  the HUD's own measure (hud_cost_us), the mean of the run's windows \
+             (lowest–highest):"
+        );
+        for target in &targets {
+            if let Some(summary) = target.own.summary() {
+                println!("  {:<14} {summary}", target.column.name());
             }
         }
         gl.painter.destroy();
