@@ -51,9 +51,20 @@ const MAX_CALIBRATION_UNCERTAINTY: Duration = Duration::from_millis(1);
 /// 2.7 µs a frame lower in the HUD's own measure than four, and two allocations fewer, the
 /// driver's). Its results come up to seven frames later than a frame read back alone (two to
 /// eleven frames after the frame), still within
-/// the frames a frame's record waits for its GPU marks; a frame not timed flushes a group
-/// left part-filled, so an idle app's last frames are read back at the HUD's next frame.
+/// the frames a frame's record waits for its GPU marks. A group left part-filled is flushed by
+/// a frame not timed once it has waited as long ([`FLUSH_AFTER_FRAMES`]), and at once by a
+/// frame the app did not cause, so an idle app's last frames are read back at the HUD's next
+/// frame.
 const FRAMES_PER_READBACK: usize = 8;
+
+/// The frames of its viewport after the one that resolved a part-filled group's first frame
+/// before a frame not timed flushes the group: as long as a full group's first frame waits
+/// (its results then come within the same two to eleven frames). Where the app draws faster
+/// than [`crate::GpuSampling`] times (a 240 Hz display: every other frame timed), the frames
+/// not timed between timed ones no longer read each timed frame back alone: on an H100 with
+/// 4 ms between frames, `benches/hud_render_cost.rs`' full HUD had read 22.5–25.7 µs of its
+/// own measure at 48 % of frames timed, more than timing every frame (22.0–22.7).
+const FLUSH_AFTER_FRAMES: u64 = FRAMES_PER_READBACK as u64 - 1;
 
 // Two groups in flight must fit the timer's ring: checked here, not at `GpuTimer::new`, where
 // a bad setting would turn GPU timing off at run time.
@@ -77,8 +88,9 @@ struct Stamps {
     /// viewport: it is submitted after them).
     to_resolve: Vec<FrameId>,
     /// Frames were resolved since the last flush: their readback group may be waiting for
-    /// more frames (see [`FRAMES_PER_READBACK`]), so the next frame not timed flushes it.
-    unflushed: bool,
+    /// more frames (see [`FRAMES_PER_READBACK`]) until a frame not timed flushes it (see
+    /// [`FLUSH_AFTER_FRAMES`]).
+    unflushed: Option<Unflushed>,
     owners: FrameOwners,
     /// The app has asked for timestamps of a pass of its own ([`EguiGpuTimer::pass_timestamps`]):
     /// from then on a timed frame gets its begin stamp as a callback of its own, first in paint
@@ -90,13 +102,55 @@ struct Stamps {
     callbacks: egui::ViewportIdMap<KeptCallbacks>,
 }
 
+/// The first frame resolved since the last flush: which viewport's frame resolved it, and that
+/// frame's sequence number.
+#[derive(Clone, Copy)]
+struct Unflushed {
+    viewport: egui::ViewportId,
+    resolved_in: u64,
+}
+
 impl Stamps {
     /// Whether a frame of any viewport is being recorded or waits for the next egui encoder to
     /// resolve it: its results are still to be asked for.
     fn has_recorded_frames(&self) -> bool {
-        self.unflushed
-            || !self.to_resolve.is_empty()
-            || self.viewports.values().any(|frame| frame.open.is_some())
+        self.unflushed.is_some() || self.has_frames_to_resolve()
+    }
+
+    /// Whether a frame of any viewport is being recorded or waits for the next egui encoder to
+    /// resolve it.
+    fn has_frames_to_resolve(&self) -> bool {
+        !self.to_resolve.is_empty() || self.viewports.values().any(|frame| frame.open.is_some())
+    }
+
+    /// Whether frame `sequence` of `viewport`, if not timed, flushes the frames resolved since
+    /// the last flush: once they have waited [`FLUSH_AFTER_FRAMES`] frames of the viewport that
+    /// resolved them, at once in a frame the app did not cause (`apps` false: the app may have
+    /// stopped drawing) or of another viewport. Set also when nothing waits: a frame that
+    /// resolves the last frame of an app that stopped drawing flushes it in the same encoder.
+    fn flush_due(&self, viewport: egui::ViewportId, sequence: u64, apps: bool) -> bool {
+        !apps
+            || self.unflushed.is_some_and(|unflushed| {
+                unflushed.viewport != viewport
+                    || sequence >= unflushed.resolved_in.saturating_add(FLUSH_AFTER_FRAMES)
+            })
+    }
+
+    /// Whether a frame that is not timed has work for the timer's callbacks: frames to
+    /// resolve, or resolved ones to flush (`flush`, from [`Self::flush_due`]).
+    fn untimed_frame_has_work(&self, flush: bool) -> bool {
+        self.has_frames_to_resolve() || (flush && self.unflushed.is_some())
+    }
+
+    /// Notes that `resolved` (whether a frame was just resolved into a readback group) by frame
+    /// `sequence` of `viewport`: the first since the last flush starts the wait.
+    fn note_resolved(&mut self, resolved: bool, viewport: egui::ViewportId, sequence: u64) {
+        if resolved && self.unflushed.is_none() {
+            self.unflushed = Some(Unflushed {
+                viewport,
+                resolved_in: sequence,
+            });
+        }
     }
 }
 
@@ -195,6 +249,9 @@ struct FrameStamps {
     painted: Option<PaintedFrame>,
     /// The HUD's sequence number of the frame whose begin stamp was added last.
     sequence: u64,
+    /// Whether that frame, if not timed, flushes the frames resolved since the last flush
+    /// ([`Stamps::flush_due`], decided when the frame was marked or stamped).
+    flush: bool,
 }
 
 /// A timed frame's CPU marks around egui's render pass (the latency path's render start and
@@ -328,15 +385,22 @@ impl EguiGpuTimer {
     /// a device without stamps inside passes, or for a frame that will not be timed. A
     /// callback costs egui's painter, egui-wgpu's calls and a render-state reset (≤ 1–2 µs of
     /// CPU on the H200, within that host's noise). Nothing without timestamp queries.
-    /// `sequence`: the HUD's number for the frame, which its paint marks carry.
-    pub(crate) fn mark_frame_start(&self, ctx: &egui::Context, sequence: u64, may_be_timed: bool) {
+    /// `sequence`: the HUD's number for the frame, which its paint marks carry; `apps`: the app
+    /// caused the frame (see [`Stamps::flush_due`]).
+    pub(crate) fn mark_frame_start(
+        &self,
+        ctx: &egui::Context,
+        (sequence, apps): (u64, bool),
+        may_be_timed: bool,
+    ) {
         if !self.timer.support().can_time_passes() {
             return; // a device without timestamp queries: no callbacks to pay for
         }
         let viewport = ctx.viewport_id();
         let begin = {
             let mut stamps = self.stamps.lock();
-            if !may_be_timed && !stamps.has_recorded_frames() {
+            let flush = stamps.flush_due(viewport, sequence, apps);
+            if !may_be_timed && !stamps.untimed_frame_has_work(flush) {
                 return;
             }
             let callback = !may_be_timed
@@ -345,6 +409,7 @@ impl EguiGpuTimer {
             let frame = stamps.viewports.entry(viewport).or_default();
             frame.begin_added_in_pass = Some(ctx.cumulative_pass_nr());
             frame.sequence = sequence;
+            frame.flush = flush;
             frame.begin_callback = callback;
             if !callback {
                 return; // the end stamp begins the frame, or `stamp_frame` adds the callback
@@ -387,28 +452,37 @@ impl EguiGpuTimer {
     }
 
     /// Arms the current viewport's frame for timing and adds the stamp that closes egui's
-    /// pass. `timed` is false for frames only the HUD's tick caused: they still resolve
-    /// earlier frames, but are not timed. An integration that runs passes without
-    /// `on_begin_pass` gets the begin stamp here (app passes painted before it are then not
-    /// timed).
-    pub(crate) fn stamp_frame(&self, ctx: &egui::Context, timed: bool, sequence: u64) {
+    /// pass. `timed` is false for frames only the HUD's tick caused (`apps` false): they still
+    /// resolve and flush earlier frames, but are not timed. An integration that runs passes
+    /// without `on_begin_pass` gets the begin stamp here (app passes painted before it are then
+    /// not timed).
+    pub(crate) fn stamp_frame(
+        &self,
+        ctx: &egui::Context,
+        timed: bool,
+        (sequence, apps): (u64, bool),
+    ) {
         if !self.timer.support().can_time_passes() {
             return;
         }
         let viewport = ctx.viewport_id();
         let (begin_added, needs_begin_callback) = {
             let mut stamps = self.stamps.lock();
-            let recorded = stamps.has_recorded_frames();
+            let flush = stamps.flush_due(viewport, sequence, apps);
+            let has_work = stamps.untimed_frame_has_work(flush);
             let frame = stamps.viewports.entry(viewport).or_default();
             frame.armed = timed;
             let begin_added = frame.begin_added_in_pass == Some(ctx.cumulative_pass_nr());
+            if begin_added {
+                frame.flush = flush;
+            }
             // Foreseen timed (no callback: the end stamp would begin it), decided untimed:
-            // the frames recorded before still need resolving.
-            let untimed_after_all = begin_added && !timed && !frame.begin_callback && recorded;
+            // the frames recorded before may still need resolving or flushing.
+            let untimed_after_all = begin_added && !timed && !frame.begin_callback && has_work;
             (begin_added, untimed_after_all)
         };
         if !begin_added {
-            self.mark_frame_start(ctx, sequence, timed);
+            self.mark_frame_start(ctx, (sequence, apps), timed);
         } else if needs_begin_callback {
             self.add_begin_callback(ctx, viewport);
         }
@@ -675,16 +749,24 @@ impl egui_wgpu::CallbackTrait for Stamp {
             }
             // Earlier frames' stamps are all in submitted command buffers: resolve them on this
             // encoder, which is submitted after them.
-            for frame in stamps.to_resolve.drain(..) {
-                stamps.unflushed |= timer.resolve_frame(frame, egui_encoder);
+            let sequence = stamps
+                .viewports
+                .get(&self.viewport)
+                .map_or(0, |f| f.sequence);
+            let mut to_resolve = std::mem::take(&mut stamps.to_resolve);
+            for frame in to_resolve.drain(..) {
+                let resolved = timer.resolve_frame(frame, egui_encoder);
+                stamps.note_resolved(resolved, self.viewport, sequence);
             }
+            stamps.to_resolve = to_resolve; // emptied, its room kept
             let frame = stamps.viewports.entry(self.viewport).or_default();
-            if !frame.armed && stamps.unflushed {
-                // Not timed: the app may have stopped drawing, so read back what is resolved
-                // now rather than wait for a group to fill. A group with another viewport's
-                // frame still recording is left to fill; that frame's resolve sets this again.
+            if !frame.armed && frame.flush && stamps.unflushed.is_some() {
+                // Not timed, and the group has waited long enough or the app may have stopped
+                // drawing: read back what is resolved now rather than wait for the group to
+                // fill. A group with another viewport's frame still recording is left to fill;
+                // that frame's resolve starts the wait again.
                 timer.flush(egui_encoder);
-                stamps.unflushed = false;
+                stamps.unflushed = None;
             }
             if frame.armed && timer.support().can_write_inside_passes() {
                 if frame.open.is_none() {
@@ -695,13 +777,15 @@ impl egui_wgpu::CallbackTrait for Stamp {
                         timer.begin_encoder_scope(open, EGUI_PASS_LABEL, egui_encoder);
                 }
             } else {
-                if let Some(open) = frame.open.take() {
-                    // App passes only (no in-pass stamps): they were recorded in this frame's
-                    // `prepare` calls, before this encoder's commands or in buffers submitted
-                    // ahead of it, so resolving here is safe.
-                    stamps.unflushed |= timer.resolve_frame(open, egui_encoder);
-                }
+                // App passes only (no in-pass stamps): they were recorded in this frame's
+                // `prepare` calls, before this encoder's commands or in buffers submitted ahead
+                // of it, so resolving here is safe.
+                let resolved = frame
+                    .open
+                    .take()
+                    .is_some_and(|open| timer.resolve_frame(open, egui_encoder));
                 frame.armed = false;
+                stamps.note_resolved(resolved, self.viewport, sequence);
             }
         });
         Vec::new()

@@ -113,7 +113,11 @@ impl FramePlugin {
         if let Some(gpu) = &self.gpu_timer
             && let Some(state) = self.sampling(viewport)
         {
-            gpu.mark_frame_start(ctx, state.frame_sequence(), state.gpu_may_time_frame());
+            gpu.mark_frame_start(
+                ctx,
+                (state.frame_sequence(), state.frame_is_apps()),
+                state.gpu_may_time_frame(),
+            );
         }
         if let Some(state) = state_in(&mut self.viewports, viewport) {
             state.add_hud_cost_since(since);
@@ -678,7 +682,7 @@ impl FramePlugin {
                     }
                 });
             }
-            gpu.stamp_frame(ctx, timed, sequence);
+            gpu.stamp_frame(ctx, timed, (sequence, apps));
         }
         let _ = (ctx, viewport, sampling);
     }
