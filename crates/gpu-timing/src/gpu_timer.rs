@@ -397,6 +397,21 @@ impl GpuTimer {
         flushed
     }
 
+    /// Whether a readback group holds ended frames that are not read back yet: they wait for
+    /// the rest of their group or for [`Self::flush`]. After a [`Self::resolve_frame`] that
+    /// completed its group, `false` (the group's readback is recorded). One lock; no
+    /// allocation.
+    pub fn has_waiting_frames(&self) -> bool {
+        let per_group = self.shared.settings.frames_per_readback;
+        let state = self.shared.state.lock();
+        (0..state.groups.len()).any(|group| {
+            state.groups.get(group).is_some_and(|g| !g.mapping)
+                && group_slots(&state.slots, group, per_group)
+                    .iter()
+                    .any(|s| s.phase == SlotPhase::Ended)
+        })
+    }
+
     /// Records `group`'s readback on `encoder`: one resolve of the group's queries up to its
     /// last ended frame's last stamp (each slot's results land in its region), one copy of
     /// the group and its map, and marks the group as mapping. The commands

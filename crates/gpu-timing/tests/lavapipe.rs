@@ -476,8 +476,13 @@ fn a_group_of_frames_is_read_back_with_one_map() {
                 "group {group}, frame {frame}: nothing is read back before the group is complete"
             );
             assert!(timer.has_pending(), "resolved, waiting for its group");
+            assert!(timer.has_waiting_frames(), "its readback not recorded yet");
         }
         submit_resolved_frame(&gpu, &timer, &work);
+        assert!(
+            !timer.has_waiting_frames(),
+            "the frame that completes the group records its readback"
+        );
         wait_idle(&gpu.device);
         let results = timer.take_results();
         let first = group * 4;
@@ -545,7 +550,12 @@ fn flush_reads_back_a_group_before_it_is_full() {
         !timer.resolve_frame(recording, &mut encoder),
         "no passes: freed"
     );
+    assert!(
+        timer.has_waiting_frames(),
+        "two ended frames wait for the flush"
+    );
     assert_eq!(indices(&flush(true)), [0, 1]);
+    assert!(!timer.has_waiting_frames(), "flushed");
     assert_eq!(indices(&flush(false)), [], "read back once");
     // The group takes frames again once read back, and the next fills it from its start.
     assert_eq!(submit_resolved_frame(&gpu, &timer, &work), 3);

@@ -50,20 +50,21 @@ const MAX_CALIBRATION_UNCERTAINTY: Duration = Duration::from_millis(1);
 /// round trip once in eight frames (on lavapipe, in `benches/hud_render_cost.rs`, eight read
 /// 2.7 µs a frame lower in the HUD's own measure than four, and two allocations fewer, the
 /// driver's). Its results come up to seven frames later than a frame read back alone (two to
-/// eleven frames after the frame), still within
-/// the frames a frame's record waits for its GPU marks. A group left part-filled is flushed by
-/// a frame not timed once it has waited as long ([`FLUSH_AFTER_FRAMES`]), and at once by a
-/// frame the app did not cause, so an idle app's last frames are read back at the HUD's next
-/// frame.
+/// eleven frames after the frame), still within the frames a frame's record waits for its GPU
+/// marks. A group left part-filled is read back once it has waited as long
+/// ([`FLUSH_AFTER_FRAMES`]), and at once in a frame the app did not cause, so an idle app's last
+/// frames are read back at the HUD's next frame.
 const FRAMES_PER_READBACK: usize = 8;
 
 /// The frames of its viewport after the one that resolved a part-filled group's first frame
-/// before a frame not timed flushes the group: as long as a full group's first frame waits
-/// (its results then come within the same two to eleven frames). Where the app draws faster
-/// than [`crate::GpuSampling`] times (a 240 Hz display: every other frame timed), the frames
-/// not timed between timed ones no longer read each timed frame back alone: on an H100 with
-/// 4 ms between frames, `benches/hud_render_cost.rs`' full HUD had read 22.5–25.7 µs of its
-/// own measure at 48 % of frames timed, more than timing every frame (22.0–22.7).
+/// before a frame flushes the group (timed or not: its results then come within the same two
+/// to eleven frames as a full group's first frame). Where the app draws faster than
+/// [`crate::GpuSampling`] times (a 240 Hz display: every other frame timed), the frames not
+/// timed between timed ones no longer read each timed frame back alone: on an H100 with 4 ms
+/// between frames, `benches/hud_render_cost.rs`' full HUD had read 22.5–25.7 µs of its own
+/// measure at 48 % of frames timed, more than timing every frame (22.0–22.7). With several
+/// viewports a frame of another viewport flushes at once (their frames share the groups and
+/// resolve each other's), as every frame not timed did before.
 const FLUSH_AFTER_FRAMES: u64 = FRAMES_PER_READBACK as u64 - 1;
 
 // Two groups in flight must fit the timer's ring: checked here, not at `GpuTimer::new`, where
@@ -142,10 +143,19 @@ impl Stamps {
         self.has_frames_to_resolve() || (flush && self.unflushed.is_some())
     }
 
-    /// Notes that `resolved` (whether a frame was just resolved into a readback group) by frame
-    /// `sequence` of `viewport`: the first since the last flush starts the wait.
-    fn note_resolved(&mut self, resolved: bool, viewport: egui::ViewportId, sequence: u64) {
-        if resolved && self.unflushed.is_none() {
+    /// Notes what frame `sequence` of `viewport` resolved (`resolved`: a frame was ended into
+    /// a readback group; `waiting`: ended frames wait to be read back, see
+    /// [`GpuTimer::has_waiting_frames`]): the first frame resolved since the last flush starts
+    /// the wait, and a group completed by the resolve (read back with it) ends it.
+    fn note_resolved(
+        &mut self,
+        (resolved, waiting): (bool, bool),
+        viewport: egui::ViewportId,
+        sequence: u64,
+    ) {
+        if !waiting {
+            self.unflushed = None;
+        } else if resolved && self.unflushed.is_none() {
             self.unflushed = Some(Unflushed {
                 viewport,
                 resolved_in: sequence,
@@ -753,18 +763,21 @@ impl egui_wgpu::CallbackTrait for Stamp {
                 .viewports
                 .get(&self.viewport)
                 .map_or(0, |f| f.sequence);
-            let mut to_resolve = std::mem::take(&mut stamps.to_resolve);
-            for frame in to_resolve.drain(..) {
-                let resolved = timer.resolve_frame(frame, egui_encoder);
-                stamps.note_resolved(resolved, self.viewport, sequence);
+            let mut resolved = false;
+            for frame in stamps.to_resolve.drain(..) {
+                resolved |= timer.resolve_frame(frame, egui_encoder);
             }
-            stamps.to_resolve = to_resolve; // emptied, its room kept
+            if resolved {
+                let waiting = timer.has_waiting_frames();
+                stamps.note_resolved((resolved, waiting), self.viewport, sequence);
+            }
             let frame = stamps.viewports.entry(self.viewport).or_default();
-            if !frame.armed && frame.flush && stamps.unflushed.is_some() {
-                // Not timed, and the group has waited long enough or the app may have stopped
-                // drawing: read back what is resolved now rather than wait for the group to
-                // fill. A group with another viewport's frame still recording is left to fill;
-                // that frame's resolve starts the wait again.
+            if frame.flush && stamps.unflushed.is_some() {
+                // The group has waited as long as a full group's first frame, or the app may
+                // have stopped drawing: read back what is resolved now rather than wait for the
+                // group to fill (before this frame, if timed, opens its own). A group with
+                // another viewport's frame still recording is left to fill; that frame's
+                // resolve starts the wait again.
                 timer.flush(egui_encoder);
                 stamps.unflushed = None;
             }
@@ -785,7 +798,10 @@ impl egui_wgpu::CallbackTrait for Stamp {
                     .take()
                     .is_some_and(|open| timer.resolve_frame(open, egui_encoder));
                 frame.armed = false;
-                stamps.note_resolved(resolved, self.viewport, sequence);
+                if resolved {
+                    let waiting = timer.has_waiting_frames();
+                    stamps.note_resolved((resolved, waiting), self.viewport, sequence);
+                }
             }
         });
         Vec::new()
