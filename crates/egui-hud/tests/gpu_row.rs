@@ -933,57 +933,76 @@ fn the_gpu_timer_samples_the_frames_of_an_app_drawing_faster_than_its_rate() {
 /// An app drawing faster than the GPU sampling rate has only some of its frames timed, and the
 /// frames not timed between them do not read each timed frame back alone (a copy and a map
 /// each, a readback's CPU on the GPU's host): a part-filled group waits as long as a full
-/// group's first frame would, and is read back with the frames timed meanwhile. The HUD's
-/// clock steps 4 ms a frame (a 250 Hz loop), so the default sampling (at most 120 timed frames a
-/// second) times every other frame.
+/// group's first frame would, and is read back with the frames timed meanwhile, no later. The
+/// HUD's clock steps 4 ms a frame (a 250 Hz loop), so the default sampling (at most 120 timed
+/// frames a second) times every other frame. With an app pass too, whose frame begins in its
+/// `prepare`, before the flush that is due.
 #[test]
 fn a_sampled_app_reads_its_timed_frames_back_several_at_a_time() {
     const FRAMES: u64 = 64;
+    // Four timed frames waiting seven frames, the next one begun: more would mean a group
+    // waited past its first frame's due flush (a full group's eight, its readback later).
+    const MOST_IN_FLIGHT: usize = 6;
     let _one_at_a_time = one_gpu_test_at_a_time();
-    let Some(render_state) = render_state_with_timestamps() else {
-        return;
-    };
-    let clock = Arc::new(ManualClock::new());
-    let hud_clock: Arc<dyn Clock> = Arc::clone(&clock) as Arc<dyn Clock>;
-    let mut harness = timed_harness(render_state, egui::vec2(320.0, 360.0)).build_ui(move |ui| {
-        ui.label("app");
-        #[expect(clippy::disallowed_methods, reason = "the test app animates")]
-        ui.ctx().request_repaint();
-        FpsMonitor::new()
-            .sample_resources(false)
-            .clock(Arc::clone(&hud_clock))
-            .show(ui.ctx());
-    });
-    let step = |harness: &mut Harness<'_>| {
-        clock.advance(Duration::from_millis(4));
-        harness.step();
-    };
-    for _ in 0..10 {
-        step(&mut harness); // the HUD's warm-up
+    for app_pass in [false, true] {
+        let Some(render_state) = render_state_with_timestamps() else {
+            return;
+        };
+        let clock = Arc::new(ManualClock::new());
+        let hud_clock: Arc<dyn Clock> = Arc::clone(&clock) as Arc<dyn Clock>;
+        let builder = if app_pass {
+            app_pass_harness(render_state, egui::vec2(320.0, 360.0))
+        } else {
+            timed_harness(render_state, egui::vec2(320.0, 360.0))
+        };
+        let mut harness = builder.build_ui(move |ui| {
+            ui.label("app");
+            if app_pass {
+                paint_app_pass(ui);
+            }
+            #[expect(clippy::disallowed_methods, reason = "the test app animates")]
+            ui.ctx().request_repaint();
+            FpsMonitor::new()
+                .sample_resources(false)
+                .clock(Arc::clone(&hud_clock))
+                .show(ui.ctx());
+        });
+        let step = |harness: &mut Harness<'_>| {
+            clock.advance(Duration::from_millis(4));
+            harness.step();
+        };
+        for _ in 0..10 {
+            step(&mut harness); // the HUD's warm-up
+        }
+        let timer = egui_hud::gpu_timer(&harness.ctx).expect("installed");
+        let (begun, readbacks) = (frames_begun(&timer), timer.timer().stats().readbacks);
+        let mut most_in_flight = 0;
+        for _ in 0..FRAMES {
+            step(&mut harness);
+            most_in_flight = most_in_flight.max(timer.timer().frames_in_flight());
+        }
+        let timed_frames = frames_begun(&timer) - begun;
+        let readbacks_made = timer.timer().stats().readbacks - readbacks;
+        assert!(
+            (FRAMES / 2 - 1..=FRAMES / 2 + 1).contains(&timed_frames),
+            "app pass {app_pass}: every other frame is timed: {timed_frames} of {FRAMES}"
+        );
+        assert!(
+            readbacks_made * 3 <= timed_frames,
+            "app pass {app_pass}: {readbacks_made} readbacks for {timed_frames} timed frames: \
+             several frames are read back at once"
+        );
+        assert!(
+            most_in_flight <= MOST_IN_FLIGHT,
+            "app pass {app_pass}: up to {most_in_flight} frames in flight: a group waited past \
+             its due flush"
+        );
+        let stats = timer.timer().stats();
+        assert_eq!(
+            stats.dropped_frames, 0,
+            "app pass {app_pass}: no frame lost waiting: {stats:?}"
+        );
     }
-    let timer = egui_hud::gpu_timer(&harness.ctx).expect("installed");
-    let (begun, readbacks) = (frames_begun(&timer), timer.timer().stats().readbacks);
-    for _ in 0..FRAMES {
-        step(&mut harness);
-    }
-    let timed_frames = frames_begun(&timer) - begun;
-    let readbacks_made = timer.timer().stats().readbacks - readbacks;
-    assert!(
-        (FRAMES / 2 - 1..=FRAMES / 2 + 1).contains(&timed_frames),
-        "every other frame is timed: {timed_frames} of {FRAMES}"
-    );
-    assert!(
-        readbacks_made * 3 <= timed_frames,
-        "{readbacks_made} readbacks for {timed_frames} timed frames: several frames are read back \
-         at once"
-    );
-    let stats = timer.timer().stats();
-    assert_eq!(stats.dropped_frames, 0, "no frame lost waiting: {stats:?}");
-    assert!(
-        stats.timed_frames + 2 * 8 >= frames_begun(&timer),
-        "results keep coming: at most two groups in flight ({stats:?}, {} begun)",
-        frames_begun(&timer)
-    );
 }
 
 /// Timing a frame costs tens of µs of CPU: a HUD that shows nothing read from the GPU (number

@@ -76,7 +76,10 @@ impl OwnMeasure {
             let _ = write!(summary, "; GPU timed in {:.1}% of frames", share * 100.0);
         }
         if let Some(gpu_us) = mean(&self.gpu_pass_us) {
-            let _ = write!(summary, ", its own drawing {gpu_us:.1} µs of GPU");
+            let _ = write!(
+                summary,
+                ", its own drawing {gpu_us:.1} µs of GPU (each refresh's last timed frame)"
+            );
         }
         Some(summary)
     }

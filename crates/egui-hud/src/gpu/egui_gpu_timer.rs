@@ -57,14 +57,15 @@ const MAX_CALIBRATION_UNCERTAINTY: Duration = Duration::from_millis(1);
 const FRAMES_PER_READBACK: usize = 8;
 
 /// The frames of its viewport after the one that resolved a part-filled group's first frame
-/// before a frame flushes the group (timed or not: its results then come within the same two
-/// to eleven frames as a full group's first frame). Where the app draws faster than
-/// [`crate::GpuSampling`] times (a 240 Hz display: every other frame timed), the frames not
-/// timed between timed ones no longer read each timed frame back alone: on an H100 with 4 ms
-/// between frames, `benches/hud_render_cost.rs`' full HUD had read 22.5–25.7 µs of its own
-/// measure at 48 % of frames timed, more than timing every frame (22.0–22.7). With several
-/// viewports a frame of another viewport flushes at once (their frames share the groups and
-/// resolve each other's), as every frame not timed did before.
+/// before a frame flushes the group, timed or not: its results then come within the same two
+/// to eleven frames as a full group's first frame (one frame later where a frame of the group
+/// still records then: an app pass's, begun in the frame's `prepare`). Where the app draws
+/// faster than [`crate::GpuSampling`] times (a 240 Hz display: every other frame timed), the
+/// frames not timed between timed ones no longer read each timed frame back alone: on an H100
+/// with 4 ms between frames, `benches/hud_render_cost.rs`' full HUD had read 22.5–25.7 µs of
+/// its own measure at 48 % of frames timed, more than timing every frame (22.0–22.7). With
+/// several viewports a frame not timed of another viewport flushes at once, as every frame not
+/// timed did before (their frames share the groups and resolve each other's).
 const FLUSH_AFTER_FRAMES: u64 = FRAMES_PER_READBACK as u64 - 1;
 
 // Two groups in flight must fit the timer's ring: checked here, not at `GpuTimer::new`, where
@@ -89,8 +90,8 @@ struct Stamps {
     /// viewport: it is submitted after them).
     to_resolve: Vec<FrameId>,
     /// Frames were resolved since the last flush: their readback group may be waiting for
-    /// more frames (see [`FRAMES_PER_READBACK`]) until a frame not timed flushes it (see
-    /// [`FLUSH_AFTER_FRAMES`]).
+    /// more frames (see [`FRAMES_PER_READBACK`]) until a frame flushes it (see
+    /// [`Stamps::flush_due`]).
     unflushed: Option<Unflushed>,
     owners: FrameOwners,
     /// The app has asked for timestamps of a pass of its own ([`EguiGpuTimer::pass_timestamps`]):
@@ -124,16 +125,27 @@ impl Stamps {
         !self.to_resolve.is_empty() || self.viewports.values().any(|frame| frame.open.is_some())
     }
 
-    /// Whether frame `sequence` of `viewport`, if not timed, flushes the frames resolved since
-    /// the last flush: once they have waited [`FLUSH_AFTER_FRAMES`] frames of the viewport that
-    /// resolved them, at once in a frame the app did not cause (`apps` false: the app may have
-    /// stopped drawing) or of another viewport. Set also when nothing waits: a frame that
-    /// resolves the last frame of an app that stopped drawing flushes it in the same encoder.
-    fn flush_due(&self, viewport: egui::ViewportId, sequence: u64, apps: bool) -> bool {
+    /// Whether frame `sequence` of `viewport` flushes the frames resolved since the last flush
+    /// (`timed`: whether the frame is timed, or may be, before that is decided). Any frame
+    /// once they have waited [`FLUSH_AFTER_FRAMES`] frames of the viewport that resolved the
+    /// first of them; at once a frame the app did not cause (`apps` false: the app may have
+    /// stopped drawing), and a frame not timed of another viewport (as every frame not timed
+    /// did before the wait: several viewports' frames share the groups and resolve each
+    /// other's). Set also when nothing waits yet: a frame that resolves the last frame of an
+    /// app that stopped drawing flushes it in the same encoder.
+    fn flush_due(
+        &self,
+        viewport: egui::ViewportId,
+        (sequence, apps): (u64, bool),
+        timed: bool,
+    ) -> bool {
         !apps
             || self.unflushed.is_some_and(|unflushed| {
-                unflushed.viewport != viewport
-                    || sequence >= unflushed.resolved_in.saturating_add(FLUSH_AFTER_FRAMES)
+                if unflushed.viewport == viewport {
+                    sequence >= unflushed.resolved_in.saturating_add(FLUSH_AFTER_FRAMES)
+                } else {
+                    !timed
+                }
             })
     }
 
@@ -259,8 +271,8 @@ struct FrameStamps {
     painted: Option<PaintedFrame>,
     /// The HUD's sequence number of the frame whose begin stamp was added last.
     sequence: u64,
-    /// Whether that frame, if not timed, flushes the frames resolved since the last flush
-    /// ([`Stamps::flush_due`], decided when the frame was marked or stamped).
+    /// Whether that frame flushes the frames resolved since the last flush
+    /// ([`Stamps::flush_due`], decided when the frame was marked, and again when stamped).
     flush: bool,
 }
 
@@ -409,7 +421,7 @@ impl EguiGpuTimer {
         let viewport = ctx.viewport_id();
         let begin = {
             let mut stamps = self.stamps.lock();
-            let flush = stamps.flush_due(viewport, sequence, apps);
+            let flush = stamps.flush_due(viewport, (sequence, apps), may_be_timed);
             if !may_be_timed && !stamps.untimed_frame_has_work(flush) {
                 return;
             }
@@ -462,10 +474,10 @@ impl EguiGpuTimer {
     }
 
     /// Arms the current viewport's frame for timing and adds the stamp that closes egui's
-    /// pass. `timed` is false for frames only the HUD's tick caused (`apps` false): they still
-    /// resolve and flush earlier frames, but are not timed. An integration that runs passes
-    /// without `on_begin_pass` gets the begin stamp here (app passes painted before it are then
-    /// not timed).
+    /// pass. `timed` is false for frames the sampling leaves out and for those only the HUD's
+    /// tick caused (`apps` false): they still resolve and flush earlier frames. An integration
+    /// that runs passes without `on_begin_pass` gets the begin stamp here (app passes painted
+    /// before it are then not timed).
     pub(crate) fn stamp_frame(
         &self,
         ctx: &egui::Context,
@@ -478,7 +490,7 @@ impl EguiGpuTimer {
         let viewport = ctx.viewport_id();
         let (begin_added, needs_begin_callback) = {
             let mut stamps = self.stamps.lock();
-            let flush = stamps.flush_due(viewport, sequence, apps);
+            let flush = stamps.flush_due(viewport, (sequence, apps), timed);
             let has_work = stamps.untimed_frame_has_work(flush);
             let frame = stamps.viewports.entry(viewport).or_default();
             frame.armed = timed;
@@ -779,7 +791,11 @@ impl egui_wgpu::CallbackTrait for Stamp {
                 // another viewport's frame still recording is left to fill; that frame's
                 // resolve starts the wait again.
                 timer.flush(egui_encoder);
-                stamps.unflushed = None;
+                if !timer.has_waiting_frames() {
+                    stamps.unflushed = None;
+                }
+                // Else a frame of the group still records (an app pass's, begun in `prepare`):
+                // the wait stays due, and the next frame, which resolves that one, flushes.
             }
             if frame.armed && timer.support().can_write_inside_passes() {
                 if frame.open.is_none() {
