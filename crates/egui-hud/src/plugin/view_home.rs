@@ -302,6 +302,22 @@ mod tests {
             .expect("the rows are drawn")
     }
 
+    /// Lets the held worker's layout go after `delay`, from a thread named `name`.
+    fn release_after(
+        release: &mpsc::Sender<()>,
+        name: &str,
+        delay: Duration,
+    ) -> std::thread::JoinHandle<()> {
+        let release = release.clone();
+        std::thread::Builder::new()
+            .name(name.to_owned())
+            .spawn(move || {
+                std::thread::sleep(delay);
+                let _ = release.send(());
+            })
+            .expect("a thread")
+    }
+
     /// A home for the full HUD's view, with FRAME at 4 ms, whose layout worker lays each view
     /// out only once let go through the returned sender, and a context with accessibility on.
     fn held_home() -> (egui::Context, ViewHome, mpsc::Sender<()>) {
@@ -344,16 +360,9 @@ mod tests {
 
         // A pass that waits for the worker would wait forever: the watchdog lets the layout go
         // after a while, and the rows drawn then tell that the pass waited.
-        let watchdog_release = release.clone();
-        let watchdog = std::thread::Builder::new()
-            .name("watchdog".to_owned())
-            .spawn(move || {
-                // Long enough for the passes below on a loaded machine; a pass that waits for
-                // the worker fails the test only this much later.
-                std::thread::sleep(Duration::from_mins(1));
-                let _ = watchdog_release.send(());
-            })
-            .expect("a thread");
+        // Long enough for the passes below on a loaded machine; a pass that waits for the
+        // worker fails the test only this much later.
+        let watchdog = release_after(&release, "watchdog", Duration::from_mins(1));
         for pass in 1..=STAND_IN_MAX_PASSES {
             let next = drawn_rows(&ctx, &mut home, (Relayout::OffThread, 0.0));
             assert_eq!(
@@ -376,14 +385,7 @@ mod tests {
         let refresh = drawn_rows(&ctx, &mut home, (Relayout::OffThread, 1.0));
         assert_eq!(refresh, after, "the refresh's pass draws the last layout");
         assert!(home.worker_has_view());
-        let late_release = release.clone();
-        let releaser = std::thread::Builder::new()
-            .name("releaser".to_owned())
-            .spawn(move || {
-                std::thread::sleep(Duration::from_millis(50));
-                let _ = late_release.send(());
-            })
-            .expect("a thread");
+        let releaser = release_after(&release, "releaser", Duration::from_millis(50));
         let late = drawn_rows(
             &ctx,
             &mut home,
