@@ -1,7 +1,7 @@
 //! What the HUD costs through the renderer, as a real window pays it: egui, the HUD and
 //! egui-wgpu's `Renderer` (texture upload, `update_buffers` with the paint callbacks'
 //! `prepare`, the render pass with their `paint`, submit) drawing a typical UI into an
-//! offscreen texture, then waiting for the GPU as a vsynced present does. Eight columns, run
+//! offscreen texture, then waiting for the GPU as a vsynced present does. Nine columns, run
 //! interleaved in one process so that they share the machine's state:
 //!
 //! - `without`: no HUD, no GPU timer: the app alone;
@@ -11,7 +11,9 @@
 //!   at most 120 frames a second (`GpuSampling`'s default);
 //! - `every GPU frame`: as `shown`, the timer timing every frame (`GpuSampling::EveryFrame`);
 //! - `all rows`: as `shown`, with two CPU phases and a known refresh rate (MISS);
-//! - `compact` and `number only`: the other presets, as `shown`.
+//! - `compact` and `number only`: the other presets, as `shown`;
+//! - `without, again`: the app alone in a context of its own, last: its share over `without`
+//!   is what two columns differ by with no HUD in either, the floor under every other share.
 //!
 //! Each column's CPU time per frame is split by stage of the frame (`run_ui`, with the
 //! `fps_monitor` call and the app's own UI apart; tessellation; `update_buffers` with the
@@ -72,10 +74,13 @@ enum Column {
     Compact,
     /// The number alone, with the timer.
     NumberOnly,
+    /// The app alone again, in a context of its own: its share over `without` is what two
+    /// columns differ by with nothing between them, the floor under every other share.
+    WithoutAgain,
 }
 
 impl Column {
-    const ALL: [Self; 8] = [
+    const ALL: [Self; 9] = [
         Self::Without,
         Self::Hidden,
         Self::ShownNoTimer,
@@ -84,6 +89,7 @@ impl Column {
         Self::AllRows,
         Self::Compact,
         Self::NumberOnly,
+        Self::WithoutAgain,
     ];
 
     fn name(self) -> &'static str {
@@ -96,15 +102,19 @@ impl Column {
             Self::AllRows => "all rows",
             Self::Compact => "compact",
             Self::NumberOnly => "number only",
+            Self::WithoutAgain => "without, again",
         }
     }
 
     fn has_timer(self) -> bool {
-        !matches!(self, Self::Without | Self::ShownNoTimer)
+        !matches!(
+            self,
+            Self::Without | Self::ShownNoTimer | Self::WithoutAgain
+        )
     }
 
     fn shows_hud(self) -> bool {
-        !matches!(self, Self::Without | Self::Hidden)
+        !matches!(self, Self::Without | Self::Hidden | Self::WithoutAgain)
     }
 
     fn gpu_sampling(self) -> egui_hud::GpuSampling {
