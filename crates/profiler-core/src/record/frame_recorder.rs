@@ -29,7 +29,7 @@ const KEPT_INPUTS: usize = 32;
 /// hundred instructions over some forty functions, and in a real window the app's drawing
 /// between two frames leaves them out of the CPU's caches: done a few frames at a time, they
 /// are fetched once for the lot (a throwaway build without this step read 3.8–7.5 µs a frame
-/// lower at the median in the demo, `docs/readouts.md`). Readers flush first; nothing is lost
+/// lower at the median in the demo, `docs/cost-history.md`). Readers flush first; nothing is lost
 /// or reordered. The frame that flushes does the others' share: a median of per-frame costs
 /// reads lower than their mean by more than the saving.
 ///
