@@ -18,10 +18,11 @@
 //! Figures that drift far less: run one context alone under callgrind (see
 //! [`run_one_for_a_profiler`]), counting only inside the HUD's entry points, for two frame
 //! counts; the difference over the extra frames is a frame's instructions and cache misses.
-//! They are not identical between runs: the HUD measures real time, the text it lays out
-//! follows what it measured, and egui shapes text it has not seen (about ±1,000 instructions
-//! of some 26,000 a frame, a few misses); compare two runs or more of each build over the same
-//! frame counts. With a simulated last-level cache the size of a core's L2 and the evictor
+//! They are not identical between runs: the HUD measures real time, and the text it lays out
+//! follows what it measured (two runs of the full HUD's 700 frames, December 2026: 140
+//! instructions a frame apart of some 19,400; while the other contexts were made and warmed up
+//! too, their warm-up added 2,000 to 2,500 a frame of noise to the difference); compare two
+//! runs or more of each build over the same frame counts. With a simulated last-level cache the size of a core's L2 and the evictor
 //! on, its misses stand for what the HUD fetches in a real window, where the app's drawing
 //! empties that cache between two frames:
 //!
@@ -399,29 +400,41 @@ fn micros(d: Duration) -> f64 {
 }
 
 /// The contexts measured, in the order `main` indexes them.
-fn all_benches() -> Vec<Bench> {
+const CONTEXTS: [(Variant, AppUi); 10] = {
     use egui_hud::HudPreset;
-    vec![
-        Bench::new(Variant::Without, AppUi::Typical),
-        Bench::new(Variant::Shown(HudPreset::Compact), AppUi::Typical),
-        Bench::new(Variant::Hidden, AppUi::Typical),
-        Bench::new(Variant::ShownAllRows, AppUi::Typical),
-        Bench::new(Variant::ShownDetails, AppUi::Typical),
-        Bench::new(Variant::Without, AppUi::Empty),
-        Bench::new(Variant::Hidden, AppUi::Empty),
-        Bench::new(Variant::Shown(HudPreset::NumberOnly), AppUi::Typical),
-        Bench::new(Variant::Shown(HudPreset::Full), AppUi::Typical),
-        Bench::new(Variant::FrameHistory, AppUi::Typical),
+    [
+        (Variant::Without, AppUi::Typical),
+        (Variant::Shown(HudPreset::Compact), AppUi::Typical),
+        (Variant::Hidden, AppUi::Typical),
+        (Variant::ShownAllRows, AppUi::Typical),
+        (Variant::ShownDetails, AppUi::Typical),
+        (Variant::Without, AppUi::Empty),
+        (Variant::Hidden, AppUi::Empty),
+        (Variant::Shown(HudPreset::NumberOnly), AppUi::Typical),
+        (Variant::Shown(HudPreset::Full), AppUi::Typical),
+        (Variant::FrameHistory, AppUi::Typical),
     ]
+};
+
+/// A context of [`CONTEXTS`], made and warmed up: 60 frames fill egui's galley cache and pass
+/// the HUD's warm-up.
+fn warmed_up((variant, app_ui): (Variant, AppUi)) -> Bench {
+    let mut bench = Bench::new(variant, app_ui);
+    let show = shows_the_hud(variant);
+    for _ in 0..60 {
+        bench.frame(show);
+    }
+    bench
 }
 
-/// `EGUI_HUD_BENCH_ONLY=<index>` (the context's place in [`all_benches`]: 8 is the full HUD,
+/// `EGUI_HUD_BENCH_ONLY=<index>` (the context's place in [`CONTEXTS`]: 8 is the full HUD,
 /// 7 number only, 0 the UI without the HUD) with `EGUI_HUD_BENCH_FRAMES=<n>` (default 1000):
-/// runs that context alone for `n` frames after the warm-up, the evictor between them, and
+/// makes and warms up that context alone, runs it for `n` frames, the evictor between them, and
 /// prints nothing, for a profiler. Under callgrind it counts what a frame of the HUD executes and
-/// misses, to within a few percent between runs (see the module's documentation). Returns
-/// whether it ran.
-fn run_one_for_a_profiler(benches: &mut [Bench]) -> bool {
+/// misses, to within a few percent between runs (see the module's documentation); the other
+/// contexts are not made, so their warm-up (the details window's plot, text egui shapes anew)
+/// does not vary the difference between two frame counts. Returns whether it ran.
+fn run_one_for_a_profiler() -> bool {
     let Some(index) = std::env::var("EGUI_HUD_BENCH_ONLY")
         .ok()
         .and_then(|index| index.trim().parse::<usize>().ok())
@@ -432,14 +445,15 @@ fn run_one_for_a_profiler(benches: &mut [Bench]) -> bool {
         .ok()
         .and_then(|frames| frames.trim().parse().ok())
         .unwrap_or(1000);
-    let count = benches.len();
-    let Some(bench) = benches.get_mut(index) else {
+    let Some(context) = CONTEXTS.get(index) else {
         println!(
-            "EGUI_HUD_BENCH_ONLY={index}: there are {count} contexts, 0 to {}",
-            count - 1
+            "EGUI_HUD_BENCH_ONLY={index}: there are {} contexts, 0 to {}",
+            CONTEXTS.len(),
+            CONTEXTS.len() - 1
         );
         return true;
     };
+    let mut bench = warmed_up(*context);
     let mut evictor = Evictor::from_env();
     let show = shows_the_hud(bench.variant);
     for _ in 0..frames {
@@ -452,16 +466,10 @@ fn run_one_for_a_profiler(benches: &mut [Bench]) -> bool {
 fn main() {
     let benchmarking = std::env::args().any(|a| a == "--bench");
     let (frames, rounds) = if benchmarking { (200, 41) } else { (2, 1) };
-    let mut benches = all_benches();
-    for bench in &mut benches {
-        let show = shows_the_hud(bench.variant);
-        for _ in 0..60 {
-            bench.frame(show); // warm caches (galleys, the HUD's warm-up)
-        }
-    }
-    if run_one_for_a_profiler(&mut benches) {
+    if run_one_for_a_profiler() {
         return;
     }
+    let mut benches: Vec<Bench> = CONTEXTS.into_iter().map(warmed_up).collect();
     let mut evictor = Evictor::from_env();
     let figures = measure(&mut benches, (frames, rounds), &mut evictor);
     let evicted_kb = evictor.buffer.len() / 1024;
