@@ -386,8 +386,10 @@ impl GpuTimer {
         let mut flushed = false;
         for group in 0..state.groups.len() {
             let slots = group_slots(&state.slots, group, per_group);
-            let waiting = state.groups.get(group).is_some_and(|g| !g.mapping)
-                && slots.iter().any(|s| s.phase == SlotPhase::Ended)
+            let waiting = state
+                .groups
+                .get(group)
+                .is_some_and(|g| holds_ended_frames(g, slots))
                 && slots.iter().all(|s| s.phase != SlotPhase::Recording);
             if waiting {
                 self.record_readback(&mut state, group, encoder);
@@ -404,12 +406,11 @@ impl GpuTimer {
     pub fn has_waiting_frames(&self) -> bool {
         let per_group = self.shared.settings.frames_per_readback;
         let state = self.shared.state.lock();
-        (0..state.groups.len()).any(|group| {
-            state.groups.get(group).is_some_and(|g| !g.mapping)
-                && group_slots(&state.slots, group, per_group)
-                    .iter()
-                    .any(|s| s.phase == SlotPhase::Ended)
-        })
+        state
+            .groups
+            .iter()
+            .zip(state.slots.chunks_exact(per_group))
+            .any(|(group, slots)| holds_ended_frames(group, slots))
     }
 
     /// Records `group`'s readback on `encoder`: one resolve of the group's queries up to its
@@ -804,6 +805,12 @@ fn ended(slots: &mut [FrameSlot]) -> impl Iterator<Item = (usize, &mut FrameSlot
         .iter_mut()
         .enumerate()
         .filter(|(_, slot)| slot.phase == SlotPhase::Ended)
+}
+
+/// Whether `group` (whose frames are `slots`) holds ended frames whose readback is not
+/// recorded yet.
+fn holds_ended_frames(group: &ReadbackGroup, slots: &[FrameSlot]) -> bool {
+    !group.mapping && slots.iter().any(|s| s.phase == SlotPhase::Ended)
 }
 
 /// The slots of readback group `group`.

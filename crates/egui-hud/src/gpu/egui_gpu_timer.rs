@@ -155,19 +155,14 @@ impl Stamps {
         self.has_frames_to_resolve() || (flush && self.unflushed.is_some())
     }
 
-    /// Notes what frame `sequence` of `viewport` resolved (`resolved`: a frame was ended into
-    /// a readback group; `waiting`: ended frames wait to be read back, see
-    /// [`GpuTimer::has_waiting_frames`]): the first frame resolved since the last flush starts
-    /// the wait, and a group completed by the resolve (read back with it) ends it.
-    fn note_resolved(
-        &mut self,
-        (resolved, waiting): (bool, bool),
-        viewport: egui::ViewportId,
-        sequence: u64,
-    ) {
-        if !waiting {
+    /// Notes that frame `sequence` of `viewport` ended a frame into a readback group of
+    /// `timer`: the first frame resolved since the last flush starts the wait, and a group
+    /// completed by the resolve (read back with it, so nothing waits: see
+    /// [`GpuTimer::has_waiting_frames`]) ends it. One lock of the timer.
+    fn note_resolved(&mut self, timer: &GpuTimer, viewport: egui::ViewportId, sequence: u64) {
+        if !timer.has_waiting_frames() {
             self.unflushed = None;
-        } else if resolved && self.unflushed.is_none() {
+        } else if self.unflushed.is_none() {
             self.unflushed = Some(Unflushed {
                 viewport,
                 resolved_in: sequence,
@@ -780,8 +775,7 @@ impl egui_wgpu::CallbackTrait for Stamp {
                 resolved |= timer.resolve_frame(frame, egui_encoder);
             }
             if resolved {
-                let waiting = timer.has_waiting_frames();
-                stamps.note_resolved((resolved, waiting), self.viewport, sequence);
+                stamps.note_resolved(timer, self.viewport, sequence);
             }
             let frame = stamps.viewports.entry(self.viewport).or_default();
             if frame.flush && stamps.unflushed.is_some() {
@@ -815,8 +809,7 @@ impl egui_wgpu::CallbackTrait for Stamp {
                     .is_some_and(|open| timer.resolve_frame(open, egui_encoder));
                 frame.armed = false;
                 if resolved {
-                    let waiting = timer.has_waiting_frames();
-                    stamps.note_resolved((resolved, waiting), self.viewport, sequence);
+                    stamps.note_resolved(timer, self.viewport, sequence);
                 }
             }
         });
