@@ -22,9 +22,9 @@
 //! follows what it measured (two runs of the full HUD's 700 frames, December 2026: 140
 //! instructions a frame apart of some 19,400; while the other contexts were made and warmed up
 //! too, their warm-up added 2,000 to 2,500 a frame of noise to the difference); compare two
-//! runs or more of each build over the same frame counts. With a simulated last-level cache the size of a core's L2 and the evictor
-//! on, its misses stand for what the HUD fetches in a real window, where the app's drawing
-//! empties that cache between two frames:
+//! runs or more of each build over the same frame counts. With a simulated last-level cache
+//! the size of a core's L2 and the evictor on, its misses stand for what the HUD fetches in a
+//! real window, where the app's drawing empties that cache between two frames:
 //!
 //! ```text
 //! EGUI_HUD_BENCH_ONLY=8 EGUI_HUD_BENCH_FRAMES=200 EGUI_HUD_BENCH_EVICT_KB=2048 \
